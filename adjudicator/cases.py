@@ -1,0 +1,223 @@
+"""Case files: an incident plus `name` (the ruling it proves) and `expected` (the rulings).
+
+    expected:
+      rulings:                    # every ruling the engine gives, no more, no fewer
+        - remedy: call-suit       # required
+          laws: ["24"]            # required: the citations, in any order
+          may_exact: [S]          # required
+          may_not_exact: [N, E, W]          # seats; or [{seat: N, laws: ["24"]}, ...]
+          status: available       # optional: available, later, exacted, applies, none
+          against: [E, W]         # optional
+          in_favour_of: [N, S]    # optional
+          exacted_by: [S]         # optional
+          choice: a               # optional: rulings with the same label share one choice;
+                                  #   `choice: null` says it is no choice
+      findings: [lead-out-of-turn]   # optional: finding ids, or their names, that must be present
+      error: inconsistent         # instead of rulings: the incident must be refused
+      message: "a fifth card"     #   ... with this text in the message
+
+A failure reports what was expected and not given, and what was given and not expected.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+
+from . import engine, incident, ruling
+from .errors import AdjudicatorError, InputError
+from .incident import Y
+
+SEAT_KEYS = ("may_exact", "against", "in_favour_of", "exacted_by")
+OPTIONAL = ("status", "against", "in_favour_of", "exacted_by")
+
+
+@dataclass
+class Outcome:
+    path: str
+    name: str
+    ok: bool
+    diff: str = ""
+
+
+def plain(y):
+    """Y values back to plain Python (the expectation is data, not an incident)."""
+    if isinstance(y, Y):
+        y = y.value
+    if isinstance(y, dict):
+        return {k: plain(v) for k, v in y.items()}
+    if isinstance(y, list):
+        return [plain(v) for v in y]
+    return y
+
+
+def _seats(v) -> list[str]:
+    if v is None:
+        return []
+    if isinstance(v, str):
+        v = [v]
+    return sorted(str(s).strip().upper() for s in v)
+
+
+def _norm_expected(r: dict, file: str) -> dict:
+    for req in ("remedy", "laws", "may_exact"):
+        if req not in r:
+            raise InputError(f"an expected ruling needs `{req}`", file, hint="see adjudicator/cases.py")
+    out = {"remedy": r["remedy"], "laws": sorted(str(x) for x in r["laws"]), "may_exact": _seats(r["may_exact"])}
+    if "may_not_exact" in r:
+        mn = r["may_not_exact"] or []
+        if mn and isinstance(mn[0], dict):
+            out["may_not_exact"] = sorted((str(m["seat"]).upper(), tuple(sorted(str(x) for x in m.get("laws", []))))
+                                          for m in mn)
+            out["_mn_laws"] = True
+        else:
+            out["may_not_exact"] = _seats(mn)
+    for k in OPTIONAL:
+        if k in r:
+            out[k] = _seats(r[k]) if k != "status" else r[k]
+    if "choice" in r:
+        out["choice"] = r["choice"]
+    return out
+
+
+def _matches(exp: dict, act: dict) -> bool:
+    if exp["remedy"] != act["remedy"] or exp["laws"] != sorted(act["laws"]):
+        return False
+    if exp["may_exact"] != sorted(act["may_exact"]):
+        return False
+    if "may_not_exact" in exp:
+        if exp.get("_mn_laws"):
+            got = sorted((m["seat"], tuple(sorted(m["laws"]))) for m in act["may_not_exact"])
+        else:
+            got = sorted(m["seat"] for m in act["may_not_exact"])
+        if exp["may_not_exact"] != got:
+            return False
+    for k in OPTIONAL:
+        if k in exp:
+            got = act[k] if k == "status" else sorted(act[k])
+            if exp[k] != got:
+                return False
+    if "choice" in exp and exp["choice"] is None and act["choice"] is not None:
+        return False
+    if "choice" in exp and exp["choice"] is not None and act["choice"] is None:
+        return False
+    return True
+
+
+def _assign(expected: list[dict], actual: list[dict]):
+    """Match each expected ruling to a distinct actual one, choices consistent; None if impossible."""
+    n = len(expected)
+
+    def ok_choices(pairs):
+        fwd, back = {}, {}
+        for e, a in pairs:
+            if "choice" not in e or e["choice"] is None:
+                continue
+            c = actual[a]["choice"]
+            if fwd.setdefault(e["choice"], c) != c or back.setdefault(c, e["choice"]) != e["choice"]:
+                return False
+        return True
+
+    def go(i, used, pairs):
+        if i == n:
+            return pairs if ok_choices([(expected[e], a) for e, a in pairs]) else None
+        for a in range(len(actual)):
+            if a not in used and _matches(expected[i], actual[a]):
+                res = go(i + 1, used | {a}, pairs + [(i, a)])
+                if res is not None:
+                    return res
+        return None
+
+    return go(0, frozenset(), [])
+
+
+def describe(r: dict) -> str:
+    parts = [f"{r['remedy']} [{', '.join(r['laws'])}]", f"may_exact={','.join(r['may_exact']) or '-'}"]
+    mn = r.get("may_not_exact")
+    if mn is not None:
+        if mn and isinstance(mn[0], dict):
+            parts.append("may_not=" + ",".join(f"{m['seat']}({'/'.join(m['laws'])})" for m in mn))
+        elif mn and isinstance(mn[0], tuple):
+            parts.append("may_not=" + ",".join(f"{s}({'/'.join(l)})" for s, l in mn))
+        else:
+            parts.append("may_not=" + (",".join(mn) or "-"))
+    for k in ("status", "choice", "exacted_by"):
+        if r.get(k) not in (None, []):
+            parts.append(f"{k}={r[k] if not isinstance(r[k], list) else ','.join(r[k])}")
+    return "  ".join(parts)
+
+
+def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError | None) -> str:
+    """'' when the result meets the expectation, else a readable difference."""
+    exp = plain(inc.expected)
+    if not isinstance(exp, dict):
+        raise InputError("`expected` must be a mapping with `rulings` (or `error`)", inc.file,
+                         *(inc.expected_pos or (None, None)))
+    if "error" in exp:
+        if error is None:
+            return f"expected the incident to be refused ({exp['error']}), but it was ruled on:\n" + \
+                "\n".join("    + " + describe(r) for r in result["rulings"])
+        kind = "inconsistent" if type(error).__name__ == "InconsistentIncident" else "input"
+        if exp["error"] != kind:
+            return f"expected a '{exp['error']}' error, got '{kind}':\n    {error}"
+        if exp.get("message") and str(exp["message"]) not in str(error):
+            return f"the message lacks {exp['message']!r}:\n    {error}"
+        return ""
+    if error is not None:
+        return f"expected rulings, but the incident was refused:\n    {error}"
+    want = [_norm_expected(r, inc.file) for r in exp.get("rulings") or []]
+    got = result["rulings"]
+    diff = []
+    pairs = _assign(want, got)
+    if pairs is None or len(want) != len(got):
+        matched_e, matched_a = set(), set()
+        for i, e in enumerate(want):
+            for a, g in enumerate(got):
+                if a not in matched_a and _matches(e, g):
+                    matched_e.add(i)
+                    matched_a.add(a)
+                    break
+        for i, e in enumerate(want):
+            if i not in matched_e:
+                diff.append("    - expected, not given:  " + describe(e))
+        for a, g in enumerate(got):
+            if a not in matched_a:
+                diff.append("    + given, not expected:  " + describe(g) + f"\n        ({g['text']})")
+        if not diff:
+            diff.append("    the choices do not group the rulings as expected:")
+            diff += ["      " + describe(g) for g in got]
+    for f in exp.get("findings") or []:
+        f = str(f)
+        if not any(x["finding"] == f or x["finding"].split("(")[0] == f for x in result["findings"]):
+            diff.append(f"    - finding expected, not given: {f}")
+    return "\n".join(diff)
+
+
+def run(path: str) -> Outcome:
+    inc = incident.load(path)
+    if inc.expected is None:
+        raise InputError("this is not a case file: it has no `expected`", path,
+                         hint="a case file is an incident plus `name` and `expected`")
+    result, error = None, None
+    try:
+        result = ruling.build(inc, engine.solve(inc))
+    except (InputError,) as e:
+        if e.file == inc.file and e.line is None and "need more facts" not in e.message:
+            raise
+        error = e
+    except AdjudicatorError as e:
+        if type(e).__name__ != "InconsistentIncident":
+            raise
+        error = e
+    diff = compare(inc, result, error)
+    return Outcome(path, inc.name or os.path.basename(path), not diff, diff)
+
+
+def find(paths) -> list[str]:
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            out += sorted(glob.glob(os.path.join(p, "**", "*.yaml"), recursive=True))
+        else:
+            out.append(p)
+    return out

@@ -1,0 +1,192 @@
+"""The `adjudicator` command.
+
+    adjudicator adjudicate FILE... [--json] [--show-facts]
+    adjudicator check [PATH...]
+    adjudicator law CODE NUMBER [--json]
+    adjudicator codes [--json]
+    adjudicator remedies [--json]
+
+Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input.
+clingo and yaml are imported inside the commands, so --help stays fast.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+
+import click
+
+from .errors import AdjudicatorError
+
+
+def _fail(err: Exception, debug: bool) -> int:
+    if isinstance(err, AdjudicatorError):
+        click.echo(str(err), err=True)
+        return err.exit_code
+    click.echo(f"internal error: {type(err).__name__}: {err}", err=True)
+    click.echo("This is a fault in the adjudicator, not in your incident; run with --debug for details.", err=True)
+    if debug:
+        traceback.print_exc()
+    return 1
+
+
+def _run(debug: bool, fn):
+    try:
+        code = fn()
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001 - every failure becomes a message and an exit code
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        if debug and isinstance(e, AdjudicatorError):
+            traceback.print_exc()
+        code = _fail(e, debug)
+    sys.exit(code or 0)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--debug", is_flag=True, help="Show tracebacks and solver messages on failure.")
+@click.pass_context
+def main(ctx, debug):
+    """Settle disputes at the card table under the classic codes of law.
+
+    Describe what happened in a YAML incident (docs/incident-format.md) and run
+    `adjudicator adjudicate FILE`.
+    """
+    ctx.obj = {"debug": debug}
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
+@click.option("--show-facts", is_flag=True, help="Also print the facts the rules saw.")
+@click.pass_context
+def adjudicate(ctx, files, as_json, show_facts):
+    """Rule on the incidents in FILES ('-' reads standard input)."""
+    def go():
+        from . import engine, incident, render, ruling
+        worst = 0
+        outputs = []
+        stdin_text = sys.stdin.read() if "-" in files else None
+        for path in files:
+            try:
+                inc = incident.load(path, stdin_text)
+                sol = engine.solve(inc)
+                result = ruling.build(inc, sol)
+            except AdjudicatorError as e:
+                if len(files) == 1:
+                    raise
+                worst = max(worst, _fail(e, ctx.obj["debug"]))
+                continue
+            if show_facts:
+                result["facts"] = sorted(str(s) for s in sol.facts)
+            if as_json:
+                outputs.append(result)
+            else:
+                if show_facts:
+                    click.echo("Facts the rules saw:")
+                    for f in result["facts"]:
+                        click.echo(f"  {f}.")
+                    click.echo("")
+                click.echo(render.ruling_text(result, inc.players))
+        if as_json:
+            click.echo(json.dumps(outputs[0] if len(files) == 1 else outputs, indent=2, ensure_ascii=False))
+        return worst
+    _run(ctx.obj["debug"], go)
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--quiet", "-q", is_flag=True, help="Print only failures and the summary.")
+@click.pass_context
+def check(ctx, paths, quiet):
+    """Run case files (default: cases/) and report pass or fail."""
+    def go():
+        from . import cases
+        files = cases.find(paths or ["cases"])
+        if not files:
+            click.echo("no case files found", err=True)
+            return 2
+        failed = 0
+        for path in files:
+            try:
+                out = cases.run(path)
+            except AdjudicatorError as e:
+                failed += 1
+                click.echo(f"FAIL {path}\n    {e}")
+                continue
+            if out.ok:
+                if not quiet:
+                    click.echo(f"pass {path}: {out.name}")
+            else:
+                failed += 1
+                click.echo(f"FAIL {path}: {out.name}\n{out.diff}")
+        click.echo(f"{len(files) - failed} passed, {failed} failed, {len(files)} cases")
+        return 1 if failed else 0
+    _run(ctx.obj["debug"], go)
+
+
+@main.command()
+@click.argument("code")
+@click.argument("number")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def law(ctx, code, number, as_json):
+    """Print law NUMBER of CODE (e.g. `adjudicator law american-1893 24`, or 17.II)."""
+    def go():
+        from . import laws, registry, render
+        info = dict(registry.code_info(code))
+        book = laws.book(code)
+        info["source"] = book.get("source", {})
+        entry, clause = laws.lookup(code, number)
+        if as_json:
+            click.echo(json.dumps({"code": code, "clause": clause, **entry}, indent=2, ensure_ascii=False))
+        else:
+            click.echo(render.law_text(info, entry, clause))
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def codes(ctx, as_json):
+    """List the games and codes of law known, with each game's default code."""
+    def go():
+        from . import registry
+        rows = []
+        for game in registry.games():
+            for code in registry.codes_of(game):
+                info = registry.code_info(code)
+                rows.append({"game": game, "code": code, "title": info["title"],
+                             "default": code == registry.default_code(game)})
+        if as_json:
+            click.echo(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                mark = " (default)" if r["default"] else ""
+                click.echo(f"{r['game']:<14} {r['code']:<16} {r['title']}{mark}")
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def remedies(ctx, as_json):
+    """List the remedy ids a ruling can name (and a `demand` event can ask for)."""
+    def go():
+        from . import registry
+        rem = registry.remedies()
+        if as_json:
+            click.echo(json.dumps(rem, indent=2))
+        else:
+            for k, v in rem.items():
+                click.echo(f"{k:<32} {v}")
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,98 @@
+"""Turn a checked incident into clingo facts, with clingo's symbol API only.
+
+Nothing here is formatted into program text: every fact is a clingo.Symbol, so no string in an
+incident can ever become a rule. The rules (rules/common/events.lp) read:
+
+    ev(T,Kind)        event number T is of kind Kind (the event's name, '-' as '_')
+    arg(T,Key,Value)  one fact per field value (lists give one fact per element)
+    now(N)            the moment after the last event
+and the top-level facts game/1, code/1, dealer/1, trump/1, trump_card/1, score/2, start/2,
+dealt/2, candidate/1, games_played/2.
+"""
+from __future__ import annotations
+
+from clingo import Function, Number, String
+from clingo.symbol import Symbol, Tuple_
+
+from . import schema
+from .incident import Incident
+
+SEAT = {s: Function(s.lower()) for s in schema.SEATS}
+SIDE = {"N-S": Function("ns"), "E-W": Function("ew")}
+SUIT = {s: Function(s) for s in ("spades", "hearts", "diamonds", "clubs")}
+TRUE, FALSE = Function("true"), Function("false")
+
+
+def const(name: str) -> Symbol:
+    return Function(name.replace("-", "_"))
+
+
+def card(c) -> Symbol:
+    rank, suit = c
+    return Function("c", [Number(rank), SUIT[suit]])
+
+
+def value_symbols(f: schema.Field, v) -> list[Symbol]:
+    t = f.type
+    if f.choices:
+        return [const(v)]
+    if t == "seat":
+        return [SEAT[v]]
+    if t == "seats":
+        return [SEAT[s] for s in v]
+    if t == "person":
+        kind, who = v
+        return [SEAT[who] if kind == "seat" else String(who)]
+    if t == "names":
+        return [String(n) for n in v]
+    if t == "card":
+        return [card(v)]
+    if t == "cards":
+        return [card(c) for c in v]
+    if t == "holding":
+        return [card(x) if k == "card" else SUIT[x] for k, x in v]
+    if t == "suit":
+        return [SUIT[v]]
+    if t in ("int", "trick"):
+        return [Number(v)]
+    if t == "bool":
+        return [TRUE if v else FALSE]
+    if t == "remedy":
+        return [String(v)]
+    if t == "side-scores":
+        return [Tuple_([SIDE[s], Number(n)]) for s, n in v.items()]
+    if t == "text":
+        return []          # the rules never read free text
+    raise ValueError(f"no symbol for field type {t}")  # pragma: no cover
+
+
+def build(inc: Incident) -> list[Symbol]:
+    out: list[Symbol] = [Function("game", [const(inc.game)]), Function("code", [String(inc.code)])]
+    top = inc.top
+    if "dealer" in top:
+        out.append(Function("dealer", [SEAT[top["dealer"]]]))
+    if "trump" in top:
+        out.append(Function("trump", [SUIT[top["trump"]]]))
+    if "trump_card" in top:
+        out.append(Function("trump_card", [card(top["trump_card"])]))
+    for side, n in top.get("score", {}).items():
+        out.append(Function("score", [SIDE[side], Number(n)]))
+    if "start" in top:
+        k, leader = top["start"]
+        out.append(Function("start", [Number(k), SEAT[leader]]))
+    for seat, cards in top.get("hands", {}).items():
+        out.extend(Function("dealt", [SEAT[seat], card(c)]) for c in cards)
+    for name in top.get("candidates", []):
+        out.append(Function("candidate", [String(name)]))
+    for name, n in top.get("games_played", {}).items():
+        out.append(Function("games_played", [String(name), Number(n)]))
+    for ev in inc.events:
+        t = Number(ev.index)
+        out.append(Function("ev", [t, const(ev.name)]))
+        spec = schema.EVENTS[ev.name]
+        for fname, v in ev.fields.items():
+            key = const(fname)
+            for sym in value_symbols(spec.field(fname), v):
+                out.append(Function("arg", [t, key, sym]))
+    out.append(Function("now", [Number(len(inc.events) + 1)]))
+    return out

@@ -1,0 +1,57 @@
+"""The games and codes known, and where their rules and law texts are (rules/codes.yaml)."""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from .errors import UnknownCode
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@functools.cache
+def rules_dir() -> Path:
+    """The directory holding the rule files: the package data `adjudicator.rules`."""
+    return Path(str(resources.files("adjudicator.rules")))
+
+
+@functools.cache
+def _codes() -> dict:
+    with open(rules_dir() / "codes.yaml", encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_Loader)["games"]
+
+
+def games() -> list[str]:
+    return list(_codes())
+
+
+def codes_of(game: str) -> list[str]:
+    return list(_codes()[game]["codes"])
+
+
+def default_code(game: str) -> str:
+    return _codes()[game]["default"]
+
+
+def code_info(code: str) -> dict:
+    for game, g in _codes().items():
+        if code in g["codes"]:
+            return {"game": game, "code": code, **g["codes"][code]}
+    raise UnknownCode(f"unknown code '{code}'", hint="`adjudicator codes` lists them")
+
+
+def all_codes() -> list[dict]:
+    return [code_info(c) for g in games() for c in codes_of(g)]
+
+
+@functools.cache
+def remedies() -> dict[str, str]:
+    with open(rules_dir() / "remedies.yaml", encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_Loader)
+
+
+def remedy_ids() -> list[str]:
+    return [r for r in remedies() if r not in ("no-penalty", "no-remedy", "score")]

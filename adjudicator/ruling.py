@@ -1,0 +1,192 @@
+"""Read a solution back as rulings and findings: the --json contract and its sentences.
+
+The rules decide everything; this module only names things. Sentences come from the templates
+the rule files state beside each law (text(Name, "...")), filled with the term's arguments.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from clingo import Symbol, SymbolType
+
+from . import registry
+from .engine import Solution
+from .errors import InconsistentIncident, InputError
+from .incident import Incident
+
+SEAT_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
+SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
+RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
+SUIT_MARK = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+SUIT_LETTER = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
+SIDE = {"ns": "N-S", "ew": "E-W"}
+
+
+def law_key(law: str):
+    head, _, rest = law.partition(".")
+    return (0, int(head), rest) if head.isdigit() else (1, 0, law)
+
+
+class Namer:
+    """Renders terms as sentences (for people) and as ids (for machines)."""
+
+    def __init__(self, inc: Incident, templates: dict[str, str]):
+        self.inc = inc
+        self.templates = templates
+
+    # --- ids -------------------------------------------------------------------------
+    def ident(self, s: Symbol) -> str:
+        if s.type == SymbolType.Number:
+            return str(s.number)
+        if s.type == SymbolType.String:
+            return s.string
+        if s.type != SymbolType.Function:
+            return str(s)
+        seat = self.seat_of(s)
+        if seat:
+            return seat
+        if s.name == "c" and len(s.arguments) == 2:
+            return self.card_id(s)
+        if s.name == "at" and len(s.arguments) == 1:
+            return self.ident(s.arguments[0])
+        if s.name in SIDE and not s.arguments:
+            return SIDE[s.name]
+        name = s.name.replace("_", "-")
+        if not s.arguments:
+            return name
+        return f"{name}({','.join(self.ident(a) for a in s.arguments)})"
+
+    @staticmethod
+    def seat_of(s: Symbol) -> str | None:
+        if s.type == SymbolType.Function and not s.arguments and s.name in ("n", "e", "s", "w"):
+            return s.name.upper()
+        return None
+
+    @staticmethod
+    def card_id(s: Symbol) -> str:
+        r, suit = s.arguments
+        rank = RANK.get(r.number, str(r.number))
+        return rank + SUIT_LETTER.get(suit.name, suit.name)
+
+    # --- sentences ---------------------------------------------------------------------
+    def seat_word(self, seat: str) -> str:
+        name = self.inc.players.get(seat)
+        return f"{name} ({seat})" if name else SEAT_WORD[seat]
+
+    def say(self, s: Symbol) -> str:
+        if s.type == SymbolType.Number:
+            return str(s.number)
+        if s.type == SymbolType.String:
+            return s.string
+        if s.type != SymbolType.Function:
+            return str(s)
+        seat = self.seat_of(s)
+        if seat:
+            return self.seat_word(seat)
+        if s.name == "c" and len(s.arguments) == 2:
+            r, suit = s.arguments
+            return RANK.get(r.number, str(r.number)) + SUIT_MARK.get(suit.name, suit.name)
+        if s.name == "at" and len(s.arguments) == 1:
+            t = s.arguments[0].number
+            line = self.inc.line_of(t)
+            return f"line {line}" if line else f"event {t}"
+        if s.name in SIDE and not s.arguments:
+            return SIDE[s.name]
+        if s.name in SUIT_MARK and not s.arguments:
+            return s.name
+        tmpl = self.templates.get(s.name)
+        if tmpl is None:
+            return self.ident(s)
+        args = s.arguments
+        return re.sub(r"\{(\d+)\}", lambda m: self.say(args[int(m.group(1)) - 1])
+                      if int(m.group(1)) <= len(args) else m.group(0), tmpl)
+
+
+def first_time(s: Symbol) -> int:
+    """The first number found in a term: the moment of the offence it names."""
+    if s.type == SymbolType.Number:
+        return s.number
+    if s.type == SymbolType.Function:
+        for a in s.arguments:
+            t = first_time(a)
+            if t >= 0:
+                return t
+    return -1
+
+
+def seats_sorted(xs) -> list[str]:
+    return sorted(set(xs), key=lambda x: (SEAT_ORDER.get(x, 9), x))
+
+
+def build(inc: Incident, sol: Solution) -> dict:
+    templates = {a[0].name: a[1].string for a in sol.get("text")}
+    namer = Namer(inc, templates)
+
+    problems = [namer.say(a[0]) for a in sol.get("inconsistent")]
+    if problems:
+        raise InconsistentIncident(inc.file, sorted(set(problems)))
+    needs = [namer.say(a[0]) for a in sol.get("need")]
+    if needs:
+        raise InputError("the rules need more facts to rule: " + "; ".join(sorted(set(needs))), inc.file)
+
+    by = defaultdict(lambda: defaultdict(list))
+    for pred in ("r_law", "r_status", "r_may", "r_maynot", "r_choice", "r_favour", "r_against",
+                 "r_exacted_by", "r_because", "r_text", "r_reason"):
+        for args in sol.get(pred):
+            by[args[0]][pred].append(args[1:])
+
+    rulings = []
+    for r, kind in sol.get("ruling"):
+        attrs = by[r]
+        status = attrs["r_status"][0][0].name if attrs["r_status"] else "available"
+        text = namer.say(attrs["r_text"][0][0]) if attrs["r_text"] else namer.ident(r)
+        if r.name == "none":
+            reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
+            lead = "No penalty" if kind.string == "no-penalty" else "No remedy"
+            text = f"{lead}: {text}" + (f"; {'; '.join(reasons)}" if reasons else "")
+        text = text[0].upper() + text[1:] if text else text
+        maynot: dict[str, dict] = {}
+        for seat_sym, law, why in attrs["r_maynot"]:
+            seat = namer.ident(seat_sym)
+            entry = maynot.setdefault(seat, {"seat": seat, "laws": set(), "reason": []})
+            entry["laws"].add(law.string)
+            sentence = namer.say(why)
+            if sentence not in entry["reason"]:
+                entry["reason"].append(sentence)
+        rulings.append({
+            "remedy": kind.string,
+            "text": text,
+            "laws": sorted({l[0].string for l in attrs["r_law"]}, key=law_key),
+            "against": seats_sorted(namer.ident(x[0]) for x in attrs["r_against"]),
+            "in_favour_of": seats_sorted(namer.ident(x[0]) for x in attrs["r_favour"]),
+            "may_exact": seats_sorted(namer.ident(x[0]) for x in attrs["r_may"]),
+            "may_not_exact": [
+                {"seat": e["seat"], "laws": sorted(e["laws"], key=law_key), "reason": "; ".join(e["reason"])}
+                for e in sorted(maynot.values(), key=lambda e: SEAT_ORDER.get(e["seat"], 9))
+            ],
+            "choice": namer.ident(attrs["r_choice"][0][0]) if attrs["r_choice"] else None,
+            "because": sorted({namer.ident(f[0]) for f in attrs["r_because"]}),
+            "status": status,
+            "exacted_by": seats_sorted(namer.ident(x[0]) for x in attrs["r_exacted_by"]),
+            "_order": (first_time(r.arguments[0]) if r.name == "none" else first_time(r), kind.string, text),
+        })
+    rulings.sort(key=lambda d: d.pop("_order"))
+
+    found: dict[str, dict] = {}
+    order: dict[str, tuple] = {}
+    for f, law in sol.get("finding"):
+        fid = namer.ident(f)
+        entry = found.setdefault(fid, {"finding": fid, "text": namer.say(f), "laws": set()})
+        entry["laws"].add(law.string)
+        order[fid] = (first_time(f), fid)
+    findings = []
+    for fid in sorted(found, key=lambda k: order[k]):
+        e = found[fid]
+        e["text"] = e["text"][0].upper() + e["text"][1:] if e["text"] else e["text"]
+        e["laws"] = sorted(e["laws"], key=law_key)
+        findings.append(e)
+
+    info = registry.code_info(inc.code)
+    return {"game": inc.game, "code": inc.code, "code_title": info["title"], "file": inc.file,
+            "rulings": rulings, "findings": findings}

@@ -1,0 +1,280 @@
+"""The incident format: the single definition of every top-level key, event and field.
+
+Validation (incident.py), the facts handed to clingo (facts.py) and the reference part of
+docs/incident-format.md are all made from the tables below; tests/test_docs.py fails when the
+document and this module drift apart.
+
+An incident states *what happened*, in order, in the words of the laws. It never states what
+it means (that a lead was out of turn, that a revoke is established, that a right is lost):
+the rules derive that.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# --------------------------------------------------------------------------------------------
+# Field types. Each names how a YAML value is read; facts.py turns the value into a symbol.
+# --------------------------------------------------------------------------------------------
+TYPES = {
+    "seat": "a seat, N, E, S or W, or the name of the player in that seat (see `players`)",
+    "seats": "a list of seats, or a side written N-S or E-W",
+    "person": "a player's name (a candidate for the table) or a seat",
+    "names": "a list of players' names",
+    "card": "a card: rank then suit, e.g. KS, 10H, TD, 2C, AS (ranks A K Q J 10/T 9-2; suits S H D C)",
+    "cards": "a card, or a list of cards",
+    "holding": "a card, a suit, or a list of them: what the player is known to have held at that moment",
+    "suit": "a suit: spades, hearts, diamonds or clubs (or S, H, D, C)",
+    "trump": "the trump suit, or the trump card turned up (e.g. 7H)",
+    "int": "a whole number",
+    "trick": "the number of a trick, 1 to 13",
+    "bool": "true or false",
+    "text": "free text, kept for the reader; the rules never read it",
+    "side-scores": "a mapping of side to number, e.g. {N-S: 3, E-W: 5}",
+    "players": "a mapping of seat to name, e.g. {N: Ames, E: Brown, S: Clark, W: Dodd}",
+    "hands": "a mapping of seat to the list of cards dealt to that seat",
+    "name-counts": "a mapping of player's name to number, e.g. {Ames: 3, Brown: 1}",
+    "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
+    "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    doc: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    doc: str
+    fields: tuple[Field, ...]
+    example: str
+    group: str
+    laws: tuple[str, ...] = ()
+
+    def field(self, name: str) -> Field | None:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+
+def F(name, type_, doc, required=False, choices=()):
+    return Field(name, type_, doc, required, tuple(choices))
+
+
+BY = F("by", "seat", "who did it", required=True)
+BY_OPT_DEALER = F("by", "seat", "who did it (the dealer if omitted)")
+CARD_OPT = F("card", "card", "the card, when it is known or matters")
+HOLDING = F(
+    "holding",
+    "holding",
+    "cards or suits the player is known to have held at that moment (evidence for a "
+    "renounce in error or a failure to follow a call)",
+)
+
+# --------------------------------------------------------------------------------------------
+# Top-level keys of an incident (and of a case file, which adds `name` and `expected`).
+# --------------------------------------------------------------------------------------------
+TOP = (
+    F("game", "text", "the game: whist", required=True, choices=("whist",)),
+    F("code", "text", "the code of laws; the game's default when omitted (`adjudicator codes` lists them)"),
+    F("name", "text", "case files only: a sentence stating the ruling the case proves"),
+    F("expected", "text", "case files only: the rulings expected (see the section on case files)"),
+    F("note", "text", "anything the reader should know; the rules never read it"),
+    F("players", "players", "names of the players in each seat; events may then use names for seats"),
+    F("candidates", "names", "forming a table: everyone who belongs to it or wants to (laws 2-7)"),
+    F("games-played", "name-counts", "forming a table: consecutive games each candidate has played (law 5)"),
+    F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
+    F("trump", "trump", "the trump suit, or the trump card turned up"),
+    F("score", "side-scores", "the score of each side before this hand"),
+    F("start", "start", "where the events begin, when not at the deal: e.g. {trick: 5, leader: W}"),
+    F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what)"),
+    F("events", "text", "what happened, in order: a list of events (below)", required=True),
+)
+
+# --------------------------------------------------------------------------------------------
+# Events. Each is a one-key mapping: `- lead: {by: W, card: KS}`.
+# --------------------------------------------------------------------------------------------
+_E: list[Event] = []
+
+
+def event(name, group, doc, fields, example, laws=()):
+    _E.append(Event(name, doc, tuple(fields), example.strip(), group, tuple(laws)))
+
+
+# Forming the table -------------------------------------------------------------------------
+G = "Forming the table"
+event("arrive", G, "These players came into the room together; `arrive` events are in order of arrival.",
+      [F("players", "names", "who arrived together", required=True)],
+      "- arrive: {players: [Ames, Brown]}", ["2"])
+event("declare-intention", G, "A player declares his intention to enter the table.",
+      [F("by", "person", "who declares", required=True)],
+      "- declare-intention: {by: Ellis}", ["6"])
+event("cut-for-table", G,
+      "A player cuts (or draws from the outspread pack) to decide who plays, who are partners, "
+      "or who cuts out. A second cut by the same player for the same purpose is a cut again.",
+      [F("by", "person", "who cut", required=True),
+       F("card", "card", "the card cut", required=True),
+       F("purpose", "text", "what the cut decides; when omitted, who plays and partners",
+         choices=("preference", "partners", "cutting-out")),
+       F("exposed", "cards", "every card he exposed in cutting, when more than one")],
+      "- cut-for-table: {by: Ames, card: 3H}", ["2", "3", "4", "5", "7"])
+
+# Shuffling, cutting and dealing ------------------------------------------------------------
+G = "Shuffling, cutting and dealing"
+event("shuffle", G, "A player shuffles the pack.",
+      [BY, F("exposes", "card", "a card whose face was seen in the shuffle")],
+      "- shuffle: {by: S}", ["8", "9", "12"])
+event("cut", G, "The pack is cut for this deal.",
+      [BY,
+       F("exposes", "card", "a card exposed in cutting or in reuniting the packets"),
+       F("smaller-packet", "int", "how many cards were left in the smaller packet"),
+       F("confusion", "bool", "the cards were confused, or it is doubtful where the pack was separated")],
+      "- cut: {by: E}", ["10", "11", "17.I"])
+event("deal", G, "The deal begins.",
+      [BY_OPT_DEALER,
+       F("pack", "text", "whose pack he dealt with", choices=("own", "adversaries")),
+       F("uncut", "bool", "he dealt without having the pack cut")],
+      "- deal: {by: W}", ["13", "16", "17.I"])
+event("deal-incorrectly", G, "The dealer deals a card incorrectly.", [BY_OPT_DEALER],
+      "- deal-incorrectly: {}", ["17.II"])
+event("deal-another-card", G, "The dealer deals another card (after an error not yet corrected).",
+      [BY_OPT_DEALER], "- deal-another-card: {}", ["17.II"])
+event("correct-deal", G, "The dealer corrects an error in dealing.", [BY_OPT_DEALER],
+      "- correct-deal: {}", ["17.II"])
+event("count-cards", G, "The dealer counts the cards.",
+      [BY_OPT_DEALER, F("where", "text", "which cards", required=True, choices=("table", "remainder"))],
+      "- count-cards: {where: remainder}", ["17.III"])
+event("look-at-trump", G, "The dealer looks at the trump card.", [BY_OPT_DEALER],
+      "- look-at-trump: {}", ["17.V"])
+event("turn-trump", G, "The last card is turned up for trump: the deal is complete.",
+      [BY_OPT_DEALER, CARD_OPT,
+       F("face-down", "bool", "he placed the trump card face downward on his own or another's cards")],
+      "- turn-trump: {card: 7H}", ["13", "16", "17.VI"])
+event("faced-in-pack", G, "A card is found faced in the pack.",
+      [CARD_OPT, F("last", "bool", "it was the last card (the trump card)")],
+      "- faced-in-pack: {card: 9C}", ["14.I"])
+event("pack-imperfect", G, "The pack is proved incorrect or imperfect.",
+      [F("detail", "text", "what was wrong with it")],
+      "- pack-imperfect: {detail: two queens of spades}", ["14.II"])
+event("touch", G, "A player touches a card (during the deal: his own or any).", [BY],
+      "- touch: {by: N}", ["15", "17"])
+event("interrupt", G, "A player interrupts the dealer.", [BY],
+      "- interrupt: {by: E}", ["17"])
+event("look", G, "A player looks at his cards.", [BY],
+      "- look: {by: W}", ["17.I"])
+event("stop-deal", G, "A player stops the deal.", [BY],
+      "- stop-deal: {by: N}", ["16"])
+event("take-up-trump", G, "The dealer takes the trump card into his hand.", [BY_OPT_DEALER],
+      "- take-up-trump: {}", ["18"])
+
+# The play ---------------------------------------------------------------------------------
+G = "The play"
+event("lead", G, "A player leads a card (the first card of a trick).",
+      [BY, CARD_OPT, HOLDING,
+       F("winning", "bool", "the card was better than any the adversaries held of the suit")],
+      "- lead: {by: W, card: KS}", ["22", "24"])
+event("play", G, "A player plays a card to the trick in progress.",
+      [BY, CARD_OPT, HOLDING],
+      "- play: {by: N, card: 2S}", ["25", "26"])
+event("renounce", G,
+      "A player plays a card of a different suit from the suit led. Whether he held the suit led "
+      "is for `holding` (or `hands`, or his later play) to show.",
+      [BY, CARD_OPT, HOLDING],
+      "- renounce: {by: E, card: 3C, holding: spades}", ["28"])
+event("correct-renounce", G, "The player who renounced takes his card back and plays one of the suit led.",
+      [BY, CARD_OPT],
+      "- correct-renounce: {by: E, card: 5S}", ["28", "29"])
+event("take-back", G, "A player takes back a card he played (and may play another).",
+      [BY, CARD_OPT],
+      "- take-back: {by: S}", ["24", "29"])
+event("turn-and-quit", G, "The trick is turned face down and quitted.",
+      [F("trick", "trick", "which trick (the one in progress when omitted)"),
+       F("won-by", "seat", "who won it, when the cards do not show it")],
+      "- turn-and-quit: {won-by: N}", ["18", "28", "37"])
+event("name-card", G, "A player names a card.", [BY, F("card", "card", "the card named", required=True)],
+      "- name-card: {by: E, card: QH}", ["18", "20.V"])
+event("expose", G, "A card is exposed: dropped or faced, played with another, or seen by the holder's partner.",
+      [BY,
+       F("card", "cards", "the card or cards exposed"),
+       F("how", "text", "how (faced when omitted)",
+         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner"))],
+      "- expose: {by: E, card: QH}", ["15", "20", "21"])
+event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
+      "- ask-trump-suit: {by: N}", ["18"])
+event("ask-partner", G, "A player asks his partner whether he has none of the suit he renounced.", [BY],
+      "- ask-partner: {by: S}", [])
+event("call-attention", G, "Before his partner has played, a player calls attention to the trick or the score.",
+      [BY, F("to", "text", "to what", choices=("trick", "score"))],
+      "- call-attention: {by: N, to: trick}", ["35"])
+event("claim-rest", G, "A player says \"I can win the rest\", \"The rest are ours\", \"We have the game\" or the like.",
+      [BY, F("words", "text", "what he said")],
+      "- claim-rest: {by: S, words: The rest are ours}", ["36"])
+event("look-at-trick", G, "A player looks at a trick already turned and quitted.",
+      [BY, F("trick", "trick", "which trick (the last quitted when omitted)")],
+      "- look-at-trick: {by: E, trick: 4}", ["37"])
+event("throw-down", G, "A player throws his cards on the table face upwards.", [BY],
+      "- throw-down: {by: N}", ["27"])
+event("gather", G, "The cards of a trick are touched to gather them together.",
+      [F("by", "seat", "who touched them")],
+      "- gather: {by: S}", ["34"])
+event("omit-play", G, "A player omitted to play to a trick.",
+      [BY, F("trick", "trick", "the trick he did not play to")],
+      "- omit-play: {by: W, trick: 6}", ["19"])
+event("wrong-number", G, "A player is found to have more or fewer cards than he should.",
+      [F("player", "seat", "whose hand", required=True),
+       F("surplus", "int", "how many cards too many"),
+       F("missing", "int", "how many cards too few")],
+      "- wrong-number: {player: W, missing: 1}", ["17.IV", "19"])
+event("end-of-hand", G, "The hand has been played out.",
+      [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}")],
+      "- end-of-hand: {tricks: {N-S: 8, E-W: 5}}", ["1", "30", "31"])
+
+# Claims and penalties ---------------------------------------------------------------------
+G = "Claims and penalties"
+event("demand", G, "A player demands a penalty or exercises a right the laws give.",
+      [BY,
+       F("remedy", "remedy", "what he demands, by the remedy's id", required=True),
+       F("suit", "suit", "the suit called"),
+       F("card", "card", "the card called"),
+       F("call", "text", "what the player is called upon to do",
+         choices=("highest", "lowest", "trump", "not-trump")),
+       F("from", "seat", "the player the penalty is exacted from")],
+      "- demand: {by: S, remedy: call-suit, suit: hearts}", ["39"])
+event("decline", G, "A player states that he does not exact a penalty (or exercise a right) open to him.",
+      [BY, F("remedy", "remedy", "what he declines, by the remedy's id", required=True),
+       F("card", "card", "the card he declines to call")],
+      "- decline: {by: N, remedy: call-card}", ["23", "39"])
+event("consult", G, "Partners consult about a penalty or a right.",
+      [F("by", "seats", "who consulted", required=True)],
+      "- consult: {by: N-S}", ["19", "39"])
+event("claim-revoke", G, "A player claims that an adversary revoked.",
+      [BY, F("against", "seat", "the player said to have revoked"),
+       F("trick", "trick", "the trick in which he is said to have revoked")],
+      "- claim-revoke: {by: N, against: E}", ["32", "33"])
+event("mix-cards", G, "A player mixes the cards (of the tricks).", [BY],
+      "- mix-cards: {by: W}", ["32"])
+event("examine", G, "The tricks are examined to the satisfaction of the claimants.",
+      [F("by", "seat", "who examined them")],
+      "- examine: {by: N}", ["32"])
+event("correct-score", G, "A player asks that an error in the score be corrected.",
+      [BY, F("score", "text", "which score is wrong", required=True, choices=("trick", "other")),
+       F("last-hand", "bool", "the error occurred in the last hand of a game or rubber")],
+      "- correct-score: {by: E, score: trick}", ["erroneous-scores"])
+event("agree-score", G, "The players agree to the final score of the game or rubber.", [],
+      "- agree-score: {}", ["erroneous-scores"])
+event("cut-for-next-deal", G, "The cards are presented and cut for the following deal.",
+      [F("by", "seat", "who cut")],
+      "- cut-for-next-deal: {by: S}", ["33"])
+
+EVENTS: dict[str, Event] = {e.name: e for e in _E}
+TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
+GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
+
+SEATS = ("N", "E", "S", "W")
+SIDES = {"N-S": ("N", "S"), "E-W": ("E", "W")}

@@ -1,0 +1,1 @@
+"""The law encodings (ASP) and law texts, shipped inside the package as adjudicator.rules."""
