@@ -188,5 +188,26 @@ def remedies(ctx, as_json):
     _run(ctx.obj["debug"], go)
 
 
+@main.command()
+@click.option("--markdown", is_flag=True, help="Print the reference as docs/incident-format.md holds it.")
+@click.pass_context
+def events(ctx, markdown):
+    """List the incident format's top-level keys and events, with their fields."""
+    def go():
+        from . import docs, schema
+        if markdown:
+            click.echo(docs.block(), nl=False)
+            return 0
+        for f in schema.TOP:
+            click.echo(f"{f.name:<14} {f.doc}")
+        click.echo("")
+        for ev in schema.EVENTS.values():
+            fields = ", ".join(f.name + ("*" if f.required else "") for f in ev.fields)
+            click.echo(f"{ev.name:<20} {fields}")
+        click.echo("\n(* required)  docs/incident-format.md explains each one.")
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,46 @@
+"""pytest collects the case files under cases/: each YAML case is one test item.
+
+A failure prints the file, the case's name (the ruling it proves) and the difference between the
+rulings expected and those given.
+"""
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_collect_file(parent, file_path):
+    if file_path.suffix == ".yaml" and "cases" in file_path.parts:
+        return CaseFile.from_parent(parent, path=file_path)
+    return None
+
+
+class CaseFailure(Exception):
+    def __init__(self, outcome):
+        super().__init__(outcome.diff)
+        self.outcome = outcome
+
+
+class CaseFile(pytest.File):
+    def collect(self):
+        yield CaseItem.from_parent(self, name=self.path.stem)
+
+
+class CaseItem(pytest.Item):
+    def runtest(self):
+        from adjudicator import cases
+        out = cases.run(str(self.path))
+        self.case_name = out.name
+        if not out.ok:
+            raise CaseFailure(out)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseFailure):
+            o = excinfo.value.outcome
+            return f"{o.path}\n  case: {o.name}\n{o.diff}"
+        from adjudicator.errors import AdjudicatorError
+        if isinstance(excinfo.value, AdjudicatorError):
+            return f"{self.path}\n  {excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"case {self.path.name}"

@@ -1,0 +1,36 @@
+"""docs/incident-format.md and the schema in code say the same thing."""
+from pathlib import Path
+
+from adjudicator import docs, schema
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "incident-format.md"
+
+
+def test_reference_section_is_generated_from_the_schema():
+    text = DOC.read_text(encoding="utf-8")
+    assert docs.START in text and docs.END in text, "the reference markers are missing"
+    body = text[text.index(docs.START):text.index(docs.END) + len(docs.END)] + "\n"
+    assert body == docs.block(), (
+        "docs/incident-format.md is out of step with adjudicator/schema.py: "
+        "regenerate the reference with `adjudicator events --markdown`")
+
+
+def test_every_event_and_key_is_documented_with_an_example():
+    text = DOC.read_text(encoding="utf-8")
+    for name, ev in schema.EVENTS.items():
+        assert f"##### `{name}`" in text
+        assert ev.example in text
+        assert ev.example.startswith(f"- {name}:"), f"the example of {name} is not of that event"
+        for f in ev.fields:
+            assert f"| `{f.name}` |" in text
+    for key in schema.TOP_KEYS:
+        assert f"| `{key}` |" in text
+
+
+def test_examples_are_valid_events():
+    from adjudicator import incident
+    for ev in schema.EVENTS.values():
+        src = f"game: whist\ndealer: S\nplayers: {{N: Ames, E: Brown, S: Clark, W: Dodd}}\n" \
+              f"candidates: [Ames, Brown, Clark, Dodd, Ellis]\nevents:\n  {ev.example}\n"
+        inc = incident.parse(src, f"example of {ev.name}")
+        assert inc.events[0].name == ev.name
