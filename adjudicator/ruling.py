@@ -120,7 +120,7 @@ def seats_sorted(xs) -> list[str]:
 
 
 def build(inc: Incident, sol: Solution) -> dict:
-    templates = {a[0].name: a[1].string for a in sol.get("text")}
+    templates = sol.templates
     namer = Namer(inc, templates)
 
     problems = [namer.say(a[0]) for a in sol.get("inconsistent")]

@@ -1,0 +1,116 @@
+"""The command line: rulings, law texts, and a clear error (exit 2, no traceback) for bad input."""
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicator.cli import main
+
+from .conftest import ROOT
+
+CASE = os.path.join(ROOT, "cases", "whist", "american-1893",
+                    "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_adjudicate_prints_the_ruling_with_its_law():
+    r = run("adjudicate", CASE)
+    assert r.exit_code == 0, r.output
+    assert "[law 24]" in r.stdout and "May not:" in r.stdout
+
+
+def test_adjudicate_json_carries_the_contract():
+    r = run("adjudicate", "--json", CASE)
+    data = json.loads(r.stdout)
+    assert data["game"] == "whist" and data["code"] == "american-1893"
+    first = data["rulings"][0]
+    for key in ("remedy", "text", "laws", "against", "in_favour_of", "may_exact", "may_not_exact",
+                "choice", "because"):
+        assert key in first
+
+
+def test_show_facts_and_stdin():
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    r = run("adjudicate", "--show-facts", "-", input=text)
+    assert r.exit_code == 0, r.output
+    assert "ev(1,lead)." in r.stdout
+
+
+BAD = [
+    ("events:\n  - lead: {by: W\n", "not valid YAML"),
+    ("game: whist\nevents:\n  - renonce: {by: E}\n", "did you mean 'renounce'"),
+    ("game: whist\nevents:\n  - lead: {by: X, card: KS}\n", "is not a seat"),
+    ("game: whist\nevents:\n  - lead: {by: W, card: ZZ}\n", "is not a card"),
+    ("game: whist\nevents:\n  - lead: {by: W, crad: KS}\n", "did you mean 'card'"),
+    ("game: whist\ndeler: S\nevents: []\n", "did you mean 'dealer'"),
+    ("game: whisst\nevents: []\n", "did you mean 'whist'"),
+    ("game: whist\nevents:\n  - demand: {by: N, remedy: call-suite}\n", "did you mean 'call-suit'"),
+    ("game: whist\nevents:\n  - wrong-number: {player: W}\n", "exactly one of"),
+    ("a: &x [1]\nb: *x\n", "aliases"),
+    ("", "empty"),
+]
+
+
+@pytest.mark.parametrize("text,expect", BAD)
+def test_bad_input_exits_2_with_file_line_and_hint(tmp_path, text, expect):
+    p = tmp_path / "bad.yaml"
+    p.write_text(text, encoding="utf-8")
+    r = run("adjudicate", str(p))
+    assert r.exit_code == 2, r.output
+    assert expect in r.stderr
+    assert str(p) in r.stderr
+    assert "Traceback" not in r.output
+
+
+def test_error_names_the_line(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("game: whist\ndealer: S\nevents:\n  - lead: {by: W, card: KS}\n  - renonce: {by: E}\n")
+    r = run("adjudicate", str(p))
+    assert f"{p}:5:5: unknown event 'renonce'" in r.stderr
+
+
+def test_missing_and_binary_files(tmp_path):
+    r = run("adjudicate", str(tmp_path / "nope.yaml"))
+    assert r.exit_code == 2 and "no such file" in r.stderr
+    b = tmp_path / "b.yaml"
+    b.write_bytes(b"\x00\x01\x02")
+    r = run("adjudicate", str(b))
+    assert r.exit_code == 2 and "binary" in r.stderr
+
+
+def test_law_lookup():
+    r = run("law", "american-1893", "24")
+    assert r.exit_code == 0 and "adversary on the right" in r.stdout
+    r = run("law", "american-1893", "17.II")
+    assert r.exit_code == 0 and "> II." in r.stdout
+    r = run("law", "american-1893", "99")
+    assert r.exit_code == 2 and "no law" in r.stderr
+    r = run("law", "american-1893", "24", "--json")
+    assert json.loads(r.stdout)["id"] == "24"
+
+
+def test_codes_and_remedies():
+    r = run("codes")
+    assert "american-1893" in r.stdout and "(default)" in r.stdout
+    r = run("remedies", "--json")
+    assert "call-suit" in json.loads(r.stdout)
+
+
+def test_check_reports_a_failing_case(tmp_path):
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read().replace("may_exact: [S]", "may_exact: [N]", 1)
+    p = tmp_path / "wrong.yaml"
+    p.write_text(text)
+    r = run("check", str(p))
+    assert r.exit_code == 1
+    assert "FAIL" in r.stdout and "expected, not given" in r.stdout and "given, not expected" in r.stdout
+
+
+def test_check_passes_on_the_bundled_case():
+    r = run("check", CASE)
+    assert r.exit_code == 0 and "1 passed" in r.stdout

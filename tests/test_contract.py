@@ -1,0 +1,54 @@
+"""The --json contract: every ruling carries its keys, its laws, and covers every player."""
+import pytest
+
+from adjudicator import cases, engine, incident, laws, registry, ruling
+from adjudicator.errors import AdjudicatorError
+
+from .conftest import CASES
+
+RULING_KEYS = {"remedy", "text", "laws", "against", "in_favour_of", "may_exact", "may_not_exact",
+               "choice", "because"}
+
+
+def _result(path):
+    inc = incident.load(path)
+    try:
+        return inc, ruling.build(inc, engine.solve(inc))
+    except AdjudicatorError:
+        return inc, None          # a case that must be refused
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.split("cases/")[-1])
+def test_contract(path):
+    inc, res = _result(path)
+    if res is None:
+        return
+    assert {"game", "code", "rulings", "findings"} <= set(res)
+    assert res["rulings"], "never an empty answer: 'no penalty' is a ruling too"
+    known = laws.citations(inc.code)
+    remedies = set(registry.remedies())
+    findings = {f["finding"] for f in res["findings"]}
+    parties = set(inc.candidates) if inc.candidates else {"N", "E", "S", "W"}
+    for f in res["findings"]:
+        assert f["text"] and f["laws"] and set(f["laws"]) <= known, f
+    for r in res["rulings"]:
+        assert RULING_KEYS <= set(r), r
+        assert r["remedy"] in remedies, r["remedy"]
+        assert r["text"] and r["laws"], r
+        assert set(r["laws"]) <= known, f"unknown citation in {r['laws']}"
+        may = set(r["may_exact"])
+        may_not = {m["seat"] for m in r["may_not_exact"]}
+        assert not may & may_not, r
+        assert may | may_not == parties, f"{r['remedy']}: may {may} and may not {may_not} must cover {parties}"
+        for m in r["may_not_exact"]:
+            assert m["reason"] and m["laws"] and set(m["laws"]) <= known, m
+        assert set(r["because"]) <= findings, r["because"]
+        if r["remedy"] in ("no-penalty", "no-remedy"):
+            assert not may, "no one may exact a penalty that cannot be enforced"
+
+
+def test_case_files_state_a_name_and_expectation():
+    for path in CASES:
+        inc = incident.load(path)
+        assert inc.name and len(inc.name) > 20, f"{path}: `name` must state the ruling"
+        assert inc.expected is not None, f"{path}: no `expected`"

@@ -1,0 +1,66 @@
+"""The engine: selective loading never changes a ruling; input can never become a rule."""
+import json
+
+import pytest
+
+from adjudicator import engine, facts, incident, ruling
+from adjudicator.errors import AdjudicatorError
+
+from .conftest import CASES
+
+
+def _run(inc, full):
+    try:
+        return json.dumps(ruling.build(inc, engine.solve(inc, full=full)), sort_keys=True)
+    except AdjudicatorError as e:
+        return f"refused: {e}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.split("cases/")[-1])
+def test_loading_only_the_triggered_files_changes_nothing(path):
+    inc = incident.load(path)
+    assert _run(inc, full=False) == _run(inc, full=True)
+
+
+def test_every_rule_file_declares_when_it_is_loaded():
+    prog = engine.program("american-1893")
+    assert len(prog.parts) >= 15
+    assert prog.templates, "no sentence templates found"
+
+
+HOSTILE = 'x). ruling(pwned,"no-penalty"). #include "/etc/passwd". y('
+
+
+def test_strings_from_the_incident_cannot_add_rules():
+    src = f"""
+game: whist
+candidates: ['{HOSTILE}', 'Brown', 'Clark', 'Dodd']
+events:
+  - cut-for-table: {{by: '{HOSTILE}', card: 3H}}
+  - cut-for-table: {{by: Brown, card: KS}}
+  - cut-for-table: {{by: Clark, card: AD}}
+  - cut-for-table: {{by: Dodd, card: 9C}}
+"""
+    inc = incident.parse(src, "hostile.yaml")
+    syms = facts.build(inc)
+    assert any(s.name == "candidate" and s.arguments[0].string == HOSTILE for s in syms)
+    res = ruling.build(inc, engine.solve(inc))
+    kinds = {r["remedy"] for r in res["rulings"]}
+    assert kinds == {"partners", "first-deal"}
+    assert all(r["remedy"] != "pwned" for r in res["rulings"])
+    assert any(HOSTILE in r["text"] for r in res["rulings"]), "the name is kept as data, verbatim"
+
+
+def test_names_of_players_never_reach_the_rules():
+    src = f"""
+game: whist
+players: {{N: '{HOSTILE}', E: Brown, S: Clark, W: Dodd}}
+dealer: S
+start: {{trick: 2, leader: N}}
+events:
+  - lead: {{by: W, card: KS}}
+"""
+    inc = incident.parse(src, "hostile.yaml")
+    assert all(HOSTILE not in str(s) for s in facts.build(inc))
+    res = ruling.build(inc, engine.solve(inc))
+    assert {r["remedy"] for r in res["rulings"]} == {"call-suit", "take-back-cards"}
