@@ -53,6 +53,8 @@ def value_symbols(f: schema.Field, v) -> list[Symbol]:
         return [card(x) if k == "card" else SUIT[x] for k, x in v]
     if t == "suit":
         return [SUIT[v]]
+    if t == "suits":
+        return [SUIT[s] for s in v]
     if t in ("int", "trick"):
         return [Number(v)]
     if t == "bool":

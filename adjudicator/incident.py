@@ -346,6 +346,9 @@ class Checker:
             return self.holding(y, what)
         if t == "suit":
             return self.suit(y, what)
+        if t == "suits":
+            items = y.value if isinstance(y.value, list) else [y]
+            return [self.suit(i, what) for i in items]
         if t == "int":
             return self.integer(y, what)
         if t == "trick":

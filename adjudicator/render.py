@@ -43,6 +43,8 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
         lines += _wrap(f"{r['text']}. [{laws_tag(r['laws'])}]", num, pad)
         if r["status"] == "exacted":
             lines += _wrap(f"Exacted by {_who(r['exacted_by'], players)}.", pad, pad)
+        elif r["status"] == "done":
+            lines += _wrap(f"Done: by {_who(r['exacted_by'], players)}.", pad, pad)
         elif STATUS.get(r["status"]):
             lines += _wrap(STATUS[r["status"]], pad, pad)
         if r.get("choice"):

@@ -24,6 +24,7 @@ TYPES = {
     "cards": "a card, or a list of cards",
     "holding": "a card, a suit, or a list of them: what the player is known to have held at that moment",
     "suit": "a suit: spades, hearts, diamonds or clubs (or S, H, D, C)",
+    "suits": "a suit, or a list of suits",
     "trump": "the trump suit, or the trump card turned up (e.g. 7H)",
     "int": "a whole number",
     "trick": "the number of a trick, 1 to 13",
@@ -76,6 +77,7 @@ HOLDING = F(
     "cards or suits the player is known to have held at that moment (evidence for a "
     "renounce in error or a failure to follow a call)",
 )
+VOID = F("void", "suits", "suits of which the player held no card at that moment")
 
 # --------------------------------------------------------------------------------------------
 # Top-level keys of an incident (and of a case file, which adds `name` and `expected`).
@@ -176,19 +178,19 @@ event("take-up-trump", G, "The dealer takes the trump card into his hand.", [BY_
 # The play ---------------------------------------------------------------------------------
 G = "The play"
 event("lead", G, "A player leads a card (the first card of a trick).",
-      [BY, CARD_OPT, HOLDING,
+      [BY, CARD_OPT, HOLDING, VOID,
        F("winning", "bool", "the card was better than any the adversaries held of the suit")],
       "- lead: {by: W, card: KS}", ["22", "24"])
 event("play", G, "A player plays a card to the trick in progress.",
-      [BY, CARD_OPT, HOLDING],
+      [BY, CARD_OPT, HOLDING, VOID],
       "- play: {by: N, card: 2S}", ["25", "26"])
 event("renounce", G,
       "A player plays a card of a different suit from the suit led. Whether he held the suit led "
       "is for `holding` (or `hands`, or his later play) to show.",
-      [BY, CARD_OPT, HOLDING],
+      [BY, CARD_OPT, HOLDING, VOID],
       "- renounce: {by: E, card: 3C, holding: spades}", ["28"])
 event("correct-renounce", G, "The player who renounced takes his card back and plays one of the suit led.",
-      [BY, CARD_OPT],
+      [BY, CARD_OPT, F("trick", "trick", "the trick of the renounce (his last renounce when omitted)")],
       "- correct-renounce: {by: E, card: 5S}", ["28", "29"])
 event("take-back", G, "A player takes back a card he played (and may play another).",
       [BY, CARD_OPT],
