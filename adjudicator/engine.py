@@ -14,14 +14,13 @@ fault in the rules and is reported as such (exit 1), as is running past the time
 from __future__ import annotations
 
 import functools
+import os
 import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import clingo
-from clingo import ast
 
 from . import facts as factmod
 from . import registry
@@ -32,20 +31,70 @@ DEFAULT_TIMEOUT = 10.0  # seconds for grounding and solving together
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
 _WHEN = re.compile(r"^%!\s*load-when:\s*(.*)$")
+# A sentence template is a fact on one line: text(name, "...").
+_TEXT = re.compile(r'^text\(([a-z][A-Za-z0-9_]*),\s*"((?:[^"\\]|\\.)*)"\)\.\s*(?:%.*)?$', re.M)
 
 
-@dataclass
 class Part:
-    path: Path
-    triggers: frozenset[str] | None       # None: always loaded
-    statements: list
+    """One rule file: when it is loaded, and (parsed on first use) its statements and templates."""
+
+    def __init__(self, path: str, triggers: frozenset[str] | None, text: str):
+        self.path, self.triggers, self._text = path, triggers, text
+        self._parsed: tuple[list, dict[str, str]] | None = None
+
+    def _parse(self):
+        from clingo import ast
+        stms: list = []
+        messages: list[str] = []
+        try:
+            ast.parse_string(self._text, stms.append, logger=lambda c, msg: messages.append(msg))
+        except RuntimeError:
+            raise InternalError(f"the rule file {self.path} does not parse: {' '.join(messages)}")
+        kept, templates = [], {}
+        for s in stms:
+            t = _is_text_fact(s)
+            if t:
+                templates[t[0]] = t[1]
+            elif s.ast_type != ast.ASTType.Program:
+                kept.append(s)
+        self._parsed = (kept, templates)
+
+    @property
+    def parsed(self) -> bool:
+        return self._parsed is not None
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def statements(self) -> list:
+        if self._parsed is None:
+            self._parse()
+        return self._parsed[0]
+
+    @property
+    def templates(self) -> dict[str, str]:
+        if self._parsed is None:
+            self._parse()
+        return self._parsed[1]
 
 
 @dataclass
 class Program:
     code: str
     parts: list[Part]
-    templates: dict[str, str]
+    templates: dict[str, str]      # from every file of the code: a term may outlive its file's load
+
+
+def _templates(text: str) -> dict[str, str]:
+    out = {}
+    for line in text.splitlines():
+        if line.startswith("text("):
+            m = _TEXT.match(line)
+            if m:
+                out[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+    return out
 
 
 @dataclass
@@ -59,12 +108,13 @@ class Solution:
         return self.atoms.get(name, [])
 
 
-def entry_file(code: str) -> Path:
+def entry_file(code: str) -> str:
     info = registry.code_info(code)
-    return registry.rules_dir() / info["rules"]
+    return os.path.join(registry.rules_dir(), info["rules"])
 
 
 def _is_text_fact(stm) -> tuple[str, str] | None:
+    from clingo import ast
     if stm.ast_type != ast.ASTType.Rule or stm.body or stm.head.ast_type != ast.ASTType.Literal:
         return None
     atom = stm.head.atom
@@ -83,41 +133,37 @@ def _is_text_fact(stm) -> tuple[str, str] | None:
     return None
 
 
-def _files(entry: Path) -> list[Path]:
-    """The files an entry file includes, in order (entry files hold only #include lines)."""
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def _files(entry: str) -> list[tuple[str, str]]:
+    """The files an entry file includes, in order, with their text (entry files hold only #include lines)."""
     out = []
-    for rel in _INCLUDE.findall(entry.read_text(encoding="utf-8")):
-        p = (entry.parent / rel).resolve()
-        out += _files(p) if _INCLUDE.search(p.read_text(encoding="utf-8")) else [p]
+    for rel in _INCLUDE.findall(_read(entry)):
+        p = os.path.normpath(os.path.join(os.path.dirname(entry), rel))
+        text = _read(p)
+        out += _files(p) if _INCLUDE.search(text) else [(p, text)]
     return out
 
 
 @functools.cache
 def program(code: str) -> Program:
+    """The code's rule files in order, with their load-when lines; parsing waits for first use."""
     parts, templates = [], {}
-    for path in _files(entry_file(code)):
-        text = path.read_text(encoding="utf-8")
+    for path, text in _files(entry_file(code)):
+        templates.update(_templates(text))
         first = text.split("\n", 1)[0]
         m = _WHEN.match(first)
         if not m:
             raise InternalError(f"{path} does not say when it is loaded (first line: %! load-when: ...)")
         words = m.group(1).split()
-        triggers = None if words == ["always"] else frozenset(words)
-        stms: list = []
-        messages: list[str] = []
-        try:
-            ast.parse_string(text, stms.append, logger=lambda c, msg: messages.append(msg))
-        except RuntimeError:
-            raise InternalError(f"the rule file {path} does not parse: {' '.join(messages)}")
-        kept = []
-        for s in stms:
-            t = _is_text_fact(s)
-            if t:
-                templates[t[0]] = t[1]
-            elif s.ast_type != ast.ASTType.Program:
-                kept.append(s)
-        parts.append(Part(path, triggers, kept))
+        parts.append(Part(path, None if words == ["always"] else frozenset(words), text))
     return Program(code, parts, templates)
+
+
+_SEEN: dict[str, bool] = {}
 
 
 def signals(inc: Incident) -> set[str]:
@@ -154,15 +200,28 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     sig = signals(inc)
     parts = [p for p in prog.parts if full or p.triggers is None or p.triggers & sig]
     messages: list[str] = []
-    ctl = clingo.Control(["--warn=none"], logger=lambda code, msg: messages.append(msg), message_limit=5)
-    with ast.ProgramBuilder(ctl) as builder:
-        for part in parts:
-            for stm in part.statements:
-                builder.add(stm)
+    ctl = clingo.Control(["--warn=none", "--single-shot"], logger=lambda code, msg: messages.append(msg), message_limit=5)
+    # The first time a file is needed in this process its text goes straight to clingo's parser
+    # (cheapest for a one-shot command); from the second time on, its parsed statements are
+    # reused (cheapest for many rulings in one process). Both give the same program.
+    fresh = [p for p in parts if not p.parsed and not _SEEN.get(p.path)]
+    try:
+        for part in fresh:
+            _SEEN[part.path] = True
+            ctl.add("base", [], part.text)
+    except RuntimeError:
+        raise InternalError(f"the rules of {inc.code} do not parse: {' '.join(messages)}")
+    reused = [p for p in parts if p not in fresh]
+    if reused:
+        from clingo import ast
+        with ast.ProgramBuilder(ctl) as builder:
+            for part in reused:
+                for stm in part.statements:
+                    builder.add(stm)
     with ctl.backend() as backend:
         for sym in symbols:
             backend.add_rule([backend.add_atom(sym)])
-    sol = Solution(facts=symbols, templates=prog.templates, files=[str(p.path) for p in parts])
+    sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
     models = 0
     with _Timeout(ctl, timeout) as guard:
         try:

@@ -6,7 +6,6 @@ mean is left to the rules.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +74,7 @@ class Incident:
 
 
 def suggest(word: str, options) -> str | None:
+    import difflib  # only on the error path
     close = difflib.get_close_matches(str(word), list(options), n=1, cutoff=0.6)
     return close[0] if close else None
 

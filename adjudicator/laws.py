@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 
 import yaml
 
@@ -14,7 +15,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @functools.cache
 def book(code: str) -> dict:
     info = registry.code_info(code)
-    with open(registry.rules_dir() / info["laws"], encoding="utf-8") as fh:
+    with open(os.path.join(registry.rules_dir(), info["laws"]), encoding="utf-8") as fh:
         return yaml.load(fh, Loader=_Loader)
 
 

@@ -162,7 +162,7 @@ def build(inc: Incident, sol: Solution) -> dict:
             "in_favour_of": seats_sorted(namer.ident(x[0]) for x in attrs["r_favour"]),
             "may_exact": seats_sorted(namer.ident(x[0]) for x in attrs["r_may"]),
             "may_not_exact": [
-                {"seat": e["seat"], "laws": sorted(e["laws"], key=law_key), "reason": "; ".join(e["reason"])}
+                {"seat": e["seat"], "laws": sorted(e["laws"], key=law_key), "reason": "; ".join(sorted(e["reason"]))}
                 for e in sorted(maynot.values(), key=lambda e: SEAT_ORDER.get(e["seat"], 9))
             ],
             "choice": namer.ident(attrs["r_choice"][0][0]) if attrs["r_choice"] else None,

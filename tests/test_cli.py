@@ -114,3 +114,21 @@ def test_check_reports_a_failing_case(tmp_path):
 def test_check_passes_on_the_bundled_case():
     r = run("check", CASE)
     assert r.exit_code == 0 and "1 passed" in r.stdout
+
+
+def test_the_installed_command_exits_with_the_right_codes(tmp_path):
+    """Through the console script itself (which leaves with os._exit), not click's test runner."""
+    import shutil
+    import subprocess
+    import sys
+    exe = shutil.which("adjudicator") or os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    if not os.path.exists(exe):
+        pytest.skip("the adjudicator command is not installed")
+    ok = subprocess.run([exe, "adjudicate", "--json", CASE], capture_output=True, text=True)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["rulings"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: whist\nevents:\n  - renonce: {by: E}\n")
+    r = subprocess.run([exe, "adjudicate", str(bad)], capture_output=True, text=True)
+    assert r.returncode == 2 and "did you mean 'renounce'" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([exe, "frobnicate"], capture_output=True, text=True)
+    assert r.returncode == 2

@@ -28,6 +28,14 @@ def test_every_rule_file_declares_when_it_is_loaded():
     assert prog.templates, "no sentence templates found"
 
 
+def test_templates_read_by_pattern_are_the_text_facts_clingo_parses():
+    prog = engine.program("american-1893")
+    parsed = {}
+    for part in prog.parts:
+        parsed.update(part.templates)
+    assert parsed == prog.templates
+
+
 HOSTILE = 'x). ruling(pwned,"no-penalty"). #include "/etc/passwd". y('
 
 

@@ -25,9 +25,9 @@ def test_law_texts_are_complete():
 
 def _cited_in_rules(code):
     info = registry.code_info(code)
-    folder = registry.rules_dir() / Path(info["rules"]).parent
+    folder = Path(registry.rules_dir()) / Path(info["rules"]).parent
     text = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.lp"))
-    text += (registry.rules_dir() / "whist" / "mechanics.lp").read_text(encoding="utf-8")
+    text += (Path(registry.rules_dir()) / "whist" / "mechanics.lp").read_text(encoding="utf-8")
     return set(re.findall(r'"([0-9]+(?:\.[IVX]+)?|etiquette\.[0-9]|erroneous-scores)"', text))
 
 
