@@ -72,3 +72,37 @@ events:
     assert all(HOSTILE not in str(s) for s in facts.build(inc))
     res = ruling.build(inc, engine.solve(inc))
     assert {r["remedy"] for r in res["rulings"]} == {"call-suit", "take-back-cards"}
+
+
+def test_an_exception_for_another_game_overrules_a_remedy_and_is_cited():
+    """The room left for Boston, Cayenne and Solo Whist: an `overruled/3` fact defeats a whist
+    remedy, and the ruling says no penalty, citing the exception."""
+    import clingo
+
+    src = """
+game: whist
+dealer: S
+start: {trick: 4, leader: N}
+events:
+  - expose: {by: E, card: QH}
+"""
+    inc = incident.parse(src, "exception.yaml")
+    prog = engine.program(inc.code)
+    ctl = clingo.Control(["--warn=none"])
+    for part in prog.parts:
+        ctl.add("base", [], part.text)
+    # as a Boston exception file would: "In Boston ... no penalties for cards exposed by the single player"
+    ctl.add("base", [], 'overruled(M,"20.boston",single_player) :- remedy(M,_,"call-card",_).\n'
+                        'text(single_player, "he has no partner to take advantage of the information").')
+    with ctl.backend() as b:
+        for sym in facts.build(inc):
+            b.add_rule([b.add_atom(sym)])
+    ctl.ground([("base", [])])
+    sol = engine.Solution(facts=[], templates={**prog.templates,
+                                               "single_player": "he has no partner to take advantage"})
+    with ctl.solve(yield_=True) as h:
+        for m in h:
+            for sym in m.symbols(shown=True):
+                sol.atoms[sym.name].append(tuple(sym.arguments))
+    res = ruling.build(inc, sol)
+    assert [(r["remedy"], r["laws"]) for r in res["rulings"]] == [("no-penalty", ["20.boston"])]
