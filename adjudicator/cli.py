@@ -19,9 +19,20 @@ import click
 from .errors import AdjudicatorError
 
 
-def _fail(err: Exception, debug: bool) -> int:
+def _error_json(err: AdjudicatorError) -> dict:
+    out = {"message": getattr(err, "message", str(err)), "exit_code": err.exit_code}
+    for key in ("file", "line", "column", "hint", "problems"):
+        if getattr(err, key, None) is not None:
+            out[key] = getattr(err, key)
+    return {"error": out}
+
+
+def _fail(err: Exception, debug: bool, as_json: bool = False) -> int:
     if isinstance(err, AdjudicatorError):
         click.echo(str(err), err=True)
+        if as_json:
+            import json
+            click.echo(json.dumps(_error_json(err), indent=2, ensure_ascii=False))
         return err.exit_code
     click.echo(f"internal error: {type(err).__name__}: {err}", err=True)
     click.echo("This is a fault in the adjudicator, not in your incident; run with --debug for details.", err=True)
@@ -30,17 +41,21 @@ def _fail(err: Exception, debug: bool) -> int:
     return 1
 
 
-def _run(debug: bool, fn):
+def _run(debug: bool, fn, as_json: bool = False):
     try:
         code = fn()
     except SystemExit:
         raise
+    except BrokenPipeError:
+        # the reader went away (`adjudicator events | head`): nothing left to say
+        import os
+        os._exit(0)
     except BaseException as e:  # noqa: BLE001 - every failure becomes a message and an exit code
         if isinstance(e, KeyboardInterrupt):
             raise
         if debug and isinstance(e, AdjudicatorError):
             traceback.print_exc()
-        code = _fail(e, debug)
+        code = _fail(e, debug, as_json)
     sys.exit(code or 0)
 
 
@@ -78,6 +93,8 @@ def adjudicate(ctx, files, as_json, show_facts):
                 if len(files) == 1:
                     raise
                 worst = max(worst, _fail(e, ctx.obj["debug"]))
+                if as_json:
+                    outputs.append({"file": path, **_error_json(e)})
                 continue
             if show_facts:
                 result["facts"] = sorted(str(s) for s in sol.facts)
@@ -93,7 +110,7 @@ def adjudicate(ctx, files, as_json, show_facts):
         if as_json:
             click.echo(json.dumps(outputs[0] if len(files) == 1 else outputs, indent=2, ensure_ascii=False))
         return worst
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
@@ -231,10 +248,15 @@ def entry():
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         rc = 1
+    except BrokenPipeError:
+        os._exit(0)
     if not isinstance(rc, int):
         rc = 0 if rc is None else 1
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
     os._exit(rc)
 
 

@@ -7,7 +7,7 @@ WIDTH = 80
 SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
 STATUS = {
     "available": "",
-    "later": "Not yet: it may be exacted only later (see below).",
+    "later": "Not yet: it may be exacted only later.",
     "exacted": "",
     "applies": "This follows of itself: any player may insist on it.",
     "none": "",
@@ -45,6 +45,8 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
             lines += _wrap(f"Exacted by {_who(r['exacted_by'], players)}.", pad, pad)
         elif r["status"] == "done":
             lines += _wrap(f"Done: by {_who(r['exacted_by'], players)}.", pad, pad)
+        elif r["status"] == "later" and r.get("when"):
+            lines += _wrap(f"Not yet: {r['when']}.", pad, pad)
         elif STATUS.get(r["status"]):
             lines += _wrap(STATUS[r["status"]], pad, pad)
         if r.get("choice"):

@@ -132,7 +132,7 @@ def build(inc: Incident, sol: Solution) -> dict:
 
     by = defaultdict(lambda: defaultdict(list))
     for pred in ("r_law", "r_status", "r_may", "r_maynot", "r_choice", "r_favour", "r_against",
-                 "r_exacted_by", "r_because", "r_text", "r_reason"):
+                 "r_exacted_by", "r_because", "r_text", "r_reason", "r_later"):
         for args in sol.get(pred):
             by[args[0]][pred].append(args[1:])
 
@@ -169,6 +169,7 @@ def build(inc: Incident, sol: Solution) -> dict:
             "because": sorted({namer.ident(f[0]) for f in attrs["r_because"]}),
             "status": status,
             "exacted_by": seats_sorted(namer.ident(x[0]) for x in attrs["r_exacted_by"]),
+            "when": "; ".join(sorted({namer.say(w[0]) for w in attrs["r_later"]})) or None,
             "_order": (first_time(r.arguments[0]) if r.name == "none" else first_time(r), kind.string, text),
         })
     rulings.sort(key=lambda d: d.pop("_order"))

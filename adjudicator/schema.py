@@ -174,6 +174,8 @@ event("stop-deal", G, "A player stops the deal.", [BY],
       "- stop-deal: {by: N}", ["16"])
 event("take-up-trump", G, "The dealer takes the trump card into his hand.", [BY_OPT_DEALER],
       "- take-up-trump: {}", ["18"])
+event("trump-on-table", G, "The trump card is seen still lying face up on the table.", [],
+      "- trump-on-table: {}", ["18"])
 
 # The play ---------------------------------------------------------------------------------
 G = "The play"
@@ -262,11 +264,13 @@ event("claim-revoke", G, "A player claims that an adversary revoked.",
 event("mix-cards", G, "A player mixes the cards (of the tricks).", [BY],
       "- mix-cards: {by: W}", ["32"])
 event("examine", G, "The tricks are examined to the satisfaction of the claimants.",
-      [F("by", "seat", "who examined them")],
+      [F("by", "seat", "who examined them"),
+       F("proves", "bool", "the examination proved the revoke claimed (false: it did not)")],
       "- examine: {by: N}", ["32"])
 event("correct-score", G, "A player asks that an error in the score be corrected.",
       [BY, F("score", "text", "which score is wrong", required=True, choices=("trick", "other")),
-       F("last-hand", "bool", "the error occurred in the last hand of a game or rubber")],
+       F("last-hand", "bool", "the error occurred in the last hand of a game or rubber"),
+       F("previous-hand", "bool", "the error is in the score of the hand before the deal these events describe")],
       "- correct-score: {by: E, score: trick}", ["erroneous-scores"])
 event("agree-score", G, "The players agree to the final score of the game or rubber.", [],
       "- agree-score: {}", ["erroneous-scores"])
