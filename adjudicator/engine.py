@@ -167,8 +167,10 @@ _SEEN: dict[str, bool] = {}
 
 
 def signals(inc: Incident) -> set[str]:
-    """What an incident contains, in the words the load-when lines use."""
+    """What an incident contains, in the words the load-when lines use: event names, top-level
+    keys, and `demand:<remedy>` for each remedy demanded."""
     out = {ev.name for ev in inc.events}
+    out |= {f"demand:{ev.fields['remedy']}" for ev in inc.events if ev.name == "demand"}
     out |= {k.replace("_", "-") for k in inc.top}
     return out
 
