@@ -94,7 +94,8 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
     lines.append("")
     lines += _wrap(f"In short: {law['summary']}", "", "  ")
     if law.get("adjudication"):
-        lines += _wrap(f"Adjudication: {law['adjudication']}", "", "  ")
+        why = f" -- {law['reason']}" if law.get("reason") else ""
+        lines += _wrap(f"Nothing to adjudicate{why}.", "", "  ")
     src = code_info.get("source") or {}
     if src:
         lines += _wrap(f"Source: {src.get('author', '')}, {src.get('book', '')}, {src.get('edition', '')}; "

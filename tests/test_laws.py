@@ -59,3 +59,16 @@ def test_every_law_is_encoded_and_exercised_or_marked():
         elif lid not in exercised_heads:
             missing.append(f"{lid}: encoded but no case exercises it")
     assert not missing, "\n".join(missing)
+
+
+def test_law_files_read_refined_concepts_never_the_raw_input():
+    """Only the refinement layer (rules/common/events*.lp, play.lp, tricks.lp) reads ev/2 and arg/3."""
+    rules = Path(registry.rules_dir())
+    offenders = []
+    for p in sorted((rules / "whist").rglob("*.lp")) + [rules / "common" / f for f in
+                                                         ("rights.lp", "demands.lp", "consistency.lp")]:
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("%", 1)[0]
+            if re.search(r"\b(ev|arg)\(", code):
+                offenders.append(f"{p.relative_to(rules)}:{n}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
