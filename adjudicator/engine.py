@@ -13,6 +13,7 @@ fault in the rules and is reported as such (exit 1), as is running past the time
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import re
@@ -160,10 +161,26 @@ def program(code: str) -> Program:
             raise InternalError(f"{path} does not say when it is loaded (first line: %! load-when: ...)")
         words = m.group(1).split()
         parts.append(Part(path, None if words == ["always"] else frozenset(words), text))
-    return Program(code, parts, templates)
+    prog = Program(code, parts, templates)
+    _PROGRAMS[code] = prog
+    return prog
 
 
 _SEEN: dict[str, bool] = {}
+
+
+def _release() -> None:
+    """Drop the parsed statements before the interpreter tears clingo down (its AST objects free
+    themselves through clingo's library, which may be gone by then)."""
+    for code in list(_PROGRAMS):
+        for part in _PROGRAMS[code].parts:
+            part._parsed = None
+    _PROGRAMS.clear()
+    program.cache_clear()
+
+
+atexit.register(_release)
+_PROGRAMS: dict[str, "Program"] = {}
 
 
 def signals(inc: Incident) -> set[str]:

@@ -364,7 +364,14 @@ class Checker:
             out = {}
             for k, v in m.items():
                 side = self.side(y.keys[k], f"{what} key")
-                out[side] = self.integer(v, f"{what} of {side}", 0, 13 if what.startswith("tricks") else 100)
+                if what.startswith("score"):
+                    n = self.integer(v, f"{what} of {side}", 0, 100)
+                    if n > 6:
+                        raise self.err(v, f"{what} of {side}: {n} is not a score before a hand",
+                                       "a game is seven points; a side at seven has already won it (law 1)")
+                    out[side] = n
+                else:
+                    out[side] = self.integer(v, f"{what} of {side}", 0, 13)
             return out
         raise self.err(y, f"{what}: unknown field type {t}")  # pragma: no cover
 

@@ -132,3 +132,20 @@ def test_the_installed_command_exits_with_the_right_codes(tmp_path):
     assert r.returncode == 2 and "did you mean 'renounce'" in r.stderr and "Traceback" not in r.stderr
     r = subprocess.run([exe, "frobnicate"], capture_output=True, text=True)
     assert r.returncode == 2
+
+
+def test_a_score_of_seven_before_the_hand_is_refused(tmp_path):
+    p = tmp_path / "s.yaml"
+    p.write_text("game: whist\nscore: {N-S: 7, E-W: 2}\nstart: {trick: 13, leader: N}\n"
+                 "events:\n  - end-of-hand: {tricks: {N-S: 7, E-W: 6}}\n")
+    r = run("adjudicate", str(p))
+    assert r.exit_code == 2 and "already won" in r.stderr
+
+
+def test_json_errors_are_data(tmp_path):
+    p = tmp_path / "bad.yaml"
+    p.write_text("game: whist\nevents:\n  - renonce: {by: E}\n")
+    r = run("adjudicate", "--json", str(p))
+    assert r.exit_code == 2
+    err = json.loads(r.stdout)["error"]
+    assert err["line"] == 3 and "renounce" in err["hint"]
