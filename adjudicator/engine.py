@@ -19,7 +19,6 @@ import os
 import re
 import threading
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 import clingo
 
@@ -37,55 +36,58 @@ _TEXT = re.compile(r'^text\(([a-z][A-Za-z0-9_]*),\s*"((?:[^"\\]|\\.)*)"\)\.\s*(?
 
 
 class Part:
-    """One rule file: when it is loaded, and (parsed on first use) its statements and templates."""
+    """One rule file: when it is loaded; its text, statements and templates, read on first use."""
 
-    def __init__(self, path: str, triggers: frozenset[str] | None, text: str):
-        self.path, self.triggers, self._text = path, triggers, text
-        self._parsed: tuple[list, dict[str, str]] | None = None
+    def __init__(self, path: str, triggers: frozenset[str] | None):
+        self.path, self.triggers = path, triggers
+        self._text: str | None = None
+        self._templates: dict[str, str] | None = None
+        self._parsed: list | None = None
 
-    def _parse(self):
-        from clingo import ast
-        stms: list = []
-        messages: list[str] = []
-        try:
-            ast.parse_string(self._text, stms.append, logger=lambda c, msg: messages.append(msg))
-        except RuntimeError:
-            raise InternalError(f"the rule file {self.path} does not parse: {' '.join(messages)}")
-        kept, templates = [], {}
-        for s in stms:
-            t = _is_text_fact(s)
-            if t:
-                templates[t[0]] = t[1]
-            elif s.ast_type != ast.ASTType.Program:
-                kept.append(s)
-        self._parsed = (kept, templates)
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = _read(self.path)
+        return self._text
+
+    @property
+    def templates(self) -> dict[str, str]:
+        if self._templates is None:
+            self._templates = _templates(self.text)
+        return self._templates
 
     @property
     def parsed(self) -> bool:
         return self._parsed is not None
 
     @property
-    def text(self) -> str:
-        return self._text
-
-    @property
     def statements(self) -> list:
+        """Its statements as clingo AST, text facts (templates) left out."""
         if self._parsed is None:
-            self._parse()
-        return self._parsed[0]
+            from clingo import ast
+            stms: list = []
+            messages: list[str] = []
+            try:
+                ast.parse_string(self.text, stms.append, logger=lambda c, msg: messages.append(msg))
+            except RuntimeError:
+                raise InternalError(f"the rule file {self.path} does not parse: {' '.join(messages)}")
+            self._parsed = [st for st in stms if not _is_text_fact(st) and st.ast_type != ast.ASTType.Program]
+        return self._parsed
+
+
+class Program:
+    """A code's rule files, in order."""
+
+    def __init__(self, code: str, parts: list[Part]):
+        self.code, self.parts = code, parts
 
     @property
     def templates(self) -> dict[str, str]:
-        if self._parsed is None:
-            self._parse()
-        return self._parsed[1]
-
-
-@dataclass
-class Program:
-    code: str
-    parts: list[Part]
-    templates: dict[str, str]      # from every file of the code: a term may outlive its file's load
+        """The sentence templates of every file of the code."""
+        out: dict[str, str] = {}
+        for p in self.parts:
+            out.update(p.templates)
+        return out
 
 
 def _templates(text: str) -> dict[str, str]:
@@ -98,12 +100,14 @@ def _templates(text: str) -> dict[str, str]:
     return out
 
 
-@dataclass
 class Solution:
-    atoms: dict[str, list[tuple]] = field(default_factory=lambda: defaultdict(list))
-    facts: list[clingo.Symbol] = field(default_factory=list)
-    templates: dict[str, str] = field(default_factory=dict)
-    files: list[str] = field(default_factory=list)
+    """The shown atoms of the answer set, by predicate name, with what produced them."""
+
+    def __init__(self, facts=None, templates=None, files=None):
+        self.atoms: dict[str, list[tuple]] = defaultdict(list)
+        self.facts: list[clingo.Symbol] = facts or []
+        self.templates: dict[str, str] = templates or {}
+        self.files: list[str] = files or []
 
     def get(self, name: str) -> list[tuple]:
         return self.atoms.get(name, [])
@@ -139,29 +143,30 @@ def _read(path: str) -> str:
         return fh.read()
 
 
-def _files(entry: str) -> list[tuple[str, str]]:
-    """The files an entry file includes, in order, with their text (entry files hold only #include lines)."""
+def _files(entry: str) -> list[str]:
+    """The files an entry file includes, in order (entry files hold only #include lines, and may
+    include other entry files)."""
     out = []
     for rel in _INCLUDE.findall(_read(entry)):
         p = os.path.normpath(os.path.join(os.path.dirname(entry), rel))
-        text = _read(p)
-        out += _files(p) if _INCLUDE.search(text) else [(p, text)]
+        out += _files(p) if p.endswith("main.lp") else [p]
     return out
 
 
 @functools.cache
 def program(code: str) -> Program:
-    """The code's rule files in order, with their load-when lines; parsing waits for first use."""
-    parts, templates = [], {}
-    for path, text in _files(entry_file(code)):
-        templates.update(_templates(text))
-        first = text.split("\n", 1)[0]
+    """The code's rule files in order, with their load-when lines; the rest is read on first use."""
+    parts = []
+    entry = entry_file(code)
+    for path in _files(entry):
+        with open(path, encoding="utf-8") as fh:
+            first = fh.readline().rstrip("\n")
         m = _WHEN.match(first)
         if not m:
             raise InternalError(f"{path} does not say when it is loaded (first line: %! load-when: ...)")
         words = m.group(1).split()
-        parts.append(Part(path, None if words == ["always"] else frozenset(words), text))
-    prog = Program(code, parts, templates)
+        parts.append(Part(path, None if words == ["always"] else frozenset(words)))
+    prog = Program(code, parts)
     _PROGRAMS[code] = prog
     return prog
 
@@ -240,7 +245,10 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     with ctl.backend() as backend:
         for sym in symbols:
             backend.add_rule([backend.add_atom(sym)])
-    sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
+    templates: dict[str, str] = {}
+    for part in parts:
+        templates.update(part.templates)
+    sol = Solution(facts=symbols, templates=templates, files=[p.path for p in parts])
     models = 0
     with _Timeout(ctl, timeout) as guard:
         try:

@@ -7,7 +7,6 @@ mean is left to the rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -38,34 +37,35 @@ SIDE_WORDS = {"n-s": "N-S", "ns": "N-S", "n/s": "N-S", "e-w": "E-W", "ew": "E-W"
 CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)$", re.I)
 
 
-@dataclass
 class Y:
     """A YAML value with its position (1-based line and column)."""
-    value: Any
-    line: int
-    col: int
+
+    __slots__ = ("value", "line", "col", "keys")
+
+    def __init__(self, value: Any, line: int, col: int):
+        self.value, self.line, self.col = value, line, col
 
 
-@dataclass
 class Event:
-    index: int            # the moment T: 1 for the first event
-    name: str
-    fields: dict[str, Any]
-    line: int
+    """One event as read: its moment T (1 for the first), name, checked fields, and line."""
+
+    __slots__ = ("index", "name", "fields", "line")
+
+    def __init__(self, index: int, name: str, fields: dict[str, Any], line: int):
+        self.index, self.name, self.fields, self.line = index, name, fields, line
 
 
-@dataclass
 class Incident:
-    file: str
-    game: str
-    code: str
-    top: dict[str, Any]
-    events: list[Event]
-    name: str | None = None
-    expected: Any = None
-    expected_pos: tuple[int, int] | None = None
-    players: dict[str, str] = field(default_factory=dict)   # seat -> name
-    candidates: list[str] = field(default_factory=list)
+    """A checked incident: the game and code, the top-level values, the events in order."""
+
+    def __init__(self, file: str, game: str, code: str, top: dict[str, Any], events: list[Event],
+                 players: dict[str, str] | None = None, candidates: list[str] | None = None):
+        self.file, self.game, self.code, self.top, self.events = file, game, code, top, events
+        self.name: str | None = None
+        self.expected: Any = None
+        self.expected_pos: tuple[int, int] | None = None
+        self.players = players or {}            # seat -> name
+        self.candidates = candidates or []
 
     def line_of(self, t: int) -> int | None:
         if 1 <= t <= len(self.events):
@@ -122,7 +122,7 @@ class Reader:
                 out[key] = self.convert(vnode, depth + 1, seen)
                 keys[key] = Y(key, knode.start_mark.line + 1, knode.start_mark.column + 1)
             y = Y(out, line, col)
-            y.keys = keys  # type: ignore[attr-defined]
+            y.keys = keys
             return y
         if isinstance(node, yaml.SequenceNode):
             return Y([self.convert(n, depth + 1, seen) for n in node.value], line, col)

@@ -10,7 +10,6 @@ the rules derive that.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 # --------------------------------------------------------------------------------------------
 # Field types. Each names how a YAML value is read; facts.py turns the value into a symbol.
@@ -39,23 +38,23 @@ TYPES = {
 }
 
 
-@dataclass(frozen=True)
 class Field:
-    name: str
-    type: str
-    doc: str
-    required: bool = False
-    choices: tuple[str, ...] = ()
+    """One key of the format: its name, value type, meaning, and whether it is required."""
+
+    __slots__ = ("name", "type", "doc", "required", "choices")
+
+    def __init__(self, name: str, type: str, doc: str, required: bool = False, choices: tuple = ()):
+        self.name, self.type, self.doc, self.required, self.choices = name, type, doc, required, choices
 
 
-@dataclass(frozen=True)
 class Event:
-    name: str
-    doc: str
-    fields: tuple[Field, ...]
-    example: str
-    group: str
-    laws: tuple[str, ...] = ()
+    """One event of the format, with its fields, an example, and the laws that read it."""
+
+    __slots__ = ("name", "doc", "fields", "example", "group", "laws")
+
+    def __init__(self, name, doc, fields, example, group, laws=()):
+        self.name, self.doc, self.fields, self.example = name, doc, fields, example
+        self.group, self.laws = group, laws
 
     def field(self, name: str) -> Field | None:
         for f in self.fields:

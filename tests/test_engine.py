@@ -29,11 +29,12 @@ def test_every_rule_file_declares_when_it_is_loaded():
 
 
 def test_templates_read_by_pattern_are_the_text_facts_clingo_parses():
-    prog = engine.program("american-1893")
-    parsed = {}
-    for part in prog.parts:
-        parsed.update(part.templates)
-    assert parsed == prog.templates
+    from clingo import ast
+    for part in engine.program("american-1893").parts:
+        stms = []
+        ast.parse_string(part.text, stms.append)
+        parsed = dict(t for t in map(engine._is_text_fact, stms) if t)
+        assert parsed == part.templates, part.path
 
 
 HOSTILE = 'x). ruling(pwned,"no-penalty"). #include "/etc/passwd". y('
