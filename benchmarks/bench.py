@@ -78,11 +78,19 @@ def main():
     if not exe:
         print("CLI: `adjudicator` not on PATH; install the package to time a CLI call")
         return
-    floor = wall([sys.executable, "-c", "import clingo, yaml, click"], args.cli_runs)
-    sample = paths[len(paths) // 2]
-    cli = wall([exe, "adjudicate", "--json", sample], args.cli_runs)
-    print(f"import floor (python -c 'import clingo, yaml, click'): {floor:.0f} ms")
-    print(f"one CLI call ({os.path.relpath(sample)}): {cli:.0f} ms = {cli / floor:.2f}x the floor")
+    # five cases spread over the set, from the fastest to the slowest to solve
+    ranked = sorted(per_case, key=per_case.get)
+    samples = [ranked[int(i * (len(ranked) - 1) / 4)] for i in range(5)]
+    floors, ratios = [], []
+    for sample in samples:
+        floor = wall([sys.executable, "-c", "import clingo, yaml, click"], args.cli_runs)
+        cli = wall([exe, "adjudicate", "--json", sample], args.cli_runs)
+        floors.append(floor)
+        ratios.append(cli / floor)
+        print(f"  CLI call {cli:5.0f} ms vs floor {floor:3.0f} ms = {cli / floor:.2f}x  ({os.path.relpath(sample)})")
+    print(f"import floor (python -c 'import clingo, yaml, click'): median {statistics.median(floors):.0f} ms")
+    print(f"one CLI call: median {statistics.median(ratios):.2f}x the floor "
+          f"(from {min(ratios):.2f}x for the quickest case to {max(ratios):.2f}x for the slowest)")
 
 
 if __name__ == "__main__":
