@@ -126,9 +126,6 @@ def build(inc: Incident, sol: Solution) -> dict:
     problems = [namer.say(a[0]) for a in sol.get("inconsistent")]
     if problems:
         raise InconsistentIncident(inc.file, sorted(set(problems)))
-    needs = [namer.say(a[0]) for a in sol.get("need")]
-    if needs:
-        raise InputError("the rules need more facts to rule: " + "; ".join(sorted(set(needs))), inc.file)
 
     by = defaultdict(lambda: defaultdict(list))
     for pred in ("r_law", "r_status", "r_may", "r_maynot", "r_choice", "r_favour", "r_against",
