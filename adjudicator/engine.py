@@ -40,39 +40,33 @@ class Part:
 
     def __init__(self, path: str, triggers: frozenset[str] | None):
         self.path, self.triggers = path, triggers
-        self._text: str | None = None
-        self._templates: dict[str, str] | None = None
-        self._parsed: list | None = None
 
-    @property
+    @functools.cached_property
     def text(self) -> str:
-        if self._text is None:
-            self._text = _read(self.path)
-        return self._text
+        return _read(self.path)
 
-    @property
+    @functools.cached_property
     def templates(self) -> dict[str, str]:
-        if self._templates is None:
-            self._templates = _templates(self.text)
-        return self._templates
+        return _templates(self.text)
 
     @property
     def parsed(self) -> bool:
-        return self._parsed is not None
+        return "statements" in self.__dict__
 
-    @property
+    def release(self) -> None:
+        self.__dict__.pop("statements", None)
+
+    @functools.cached_property
     def statements(self) -> list:
         """Its statements as clingo AST, text facts (templates) left out."""
-        if self._parsed is None:
-            from clingo import ast
-            stms: list = []
-            messages: list[str] = []
-            try:
-                ast.parse_string(self.text, stms.append, logger=lambda c, msg: messages.append(msg))
-            except RuntimeError:
-                raise InternalError(f"the rule file {self.path} does not parse: {' '.join(messages)}")
-            self._parsed = [st for st in stms if not _is_text_fact(st) and st.ast_type != ast.ASTType.Program]
-        return self._parsed
+        from clingo import ast
+        stms: list = []
+        messages: list[str] = []
+        try:
+            ast.parse_string(self.text, stms.append, logger=lambda c, msg: messages.append(msg))
+        except RuntimeError:
+            raise InternalError(f"the rule file {self.path} does not parse: {' '.join(messages)}")
+        return [st for st in stms if not _is_text_fact(st) and st.ast_type != ast.ASTType.Program]
 
 
 class Program:
@@ -179,7 +173,7 @@ def _release() -> None:
     themselves through clingo's library, which may be gone by then)."""
     for code in list(_PROGRAMS):
         for part in _PROGRAMS[code].parts:
-            part._parsed = None
+            part.release()
     _PROGRAMS.clear()
     program.cache_clear()
 
