@@ -24,7 +24,7 @@ import clingo
 
 from . import facts as factmod
 from . import registry
-from .errors import InternalError
+from .errors import InternalError, UnknownCode
 from .incident import Incident
 
 DEFAULT_TIMEOUT = 10.0  # seconds for grounding and solving together
@@ -109,6 +109,11 @@ class Solution:
 
 def entry_file(code: str) -> str:
     info = registry.code_info(code)
+    if not info.get("rules"):
+        raise UnknownCode(f"the laws of {code} are in the law texts (`adjudicator law {code} ...`) "
+                          "but are not encoded for adjudication",
+                          hint="codes that can rule on an incident: "
+                          + ", ".join(c["code"] for c in registry.all_codes() if c.get("rules")))
     return os.path.join(registry.rules_dir(), info["rules"])
 
 

@@ -48,6 +48,11 @@ def code_info(code: str) -> dict:
     raise UnknownCode(f"unknown code '{code}'", hint="`adjudicator codes` lists them")
 
 
+def encoded(code: str) -> bool:
+    """Whether the code's laws are encoded as rules (a code may carry its law texts only)."""
+    return bool(code_info(code).get("rules"))
+
+
 def all_codes() -> list[dict]:
     return [code_info(c) for g in games() for c in codes_of(g)]
 
