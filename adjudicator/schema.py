@@ -210,8 +210,10 @@ event("expose", G, "A card is exposed: dropped or faced, played with another, or
       "- expose: {by: E, card: QH}", ["15", "20", "21"])
 event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
       "- ask-trump-suit: {by: N}", ["18"])
-event("ask-partner", G, "A player asks his partner whether he has none of the suit he renounced.", [BY],
-      "- ask-partner: {by: S}", [])
+event("ask-partner", G, "A player asks his partner whether he has none of the suit he renounced.",
+      [BY, F("answer", "text", "the renouncer's answer: `none` (he says he has none of the suit) or `has`",
+             choices=("none", "has"))],
+      "- ask-partner: {by: S, answer: none}", ["74"])
 event("call-attention", G, "Before his partner has played, a player calls attention to the trick or the score.",
       [BY, F("to", "text", "to what", choices=("trick", "score"))],
       "- call-attention: {by: N, to: trick}", ["35"])
@@ -246,7 +248,7 @@ event("demand", G, "A player demands a penalty or exercises a right the laws giv
        F("suit", "suit", "the suit called"),
        F("card", "card", "the card called"),
        F("call", "text", "what the player is called upon to do",
-         choices=("highest", "lowest", "trump", "not-trump")),
+         choices=("highest", "lowest", "trump", "not-trump", "win", "not-win")),
        F("from", "seat", "the player the penalty is exacted from")],
       "- demand: {by: S, remedy: call-suit, suit: hearts}", ["39"])
 event("decline", G, "A player states that he does not exact a penalty (or exercise a right) open to him.",
