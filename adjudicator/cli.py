@@ -2,6 +2,7 @@
 
     adjudicator adjudicate FILE... [--json] [--show-facts]
     adjudicator check [PATH...]
+    adjudicator compare FILE [--codes A,B] [--json]
     adjudicator law CODE NUMBER [--json]
     adjudicator codes [--json]
     adjudicator remedies [--json]
@@ -110,6 +111,35 @@ def adjudicate(ctx, files, as_json, show_facts):
         if as_json:
             click.echo(json.dumps(outputs[0] if len(files) == 1 else outputs, indent=2, ensure_ascii=False))
         return worst
+    _run(ctx.obj["debug"], go, as_json)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--codes", "codes", default=None,
+              help="Comma-separated codes to compare (default: every encoded code of the incident's game).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@click.pass_context
+def compare(ctx, file, codes, as_json):
+    """Rule on the incident in FILE under several codes, side by side, marking where they differ."""
+    def go():
+        import json
+        from . import compare as cmp, incident, registry
+        stdin_text = sys.stdin.read() if file == "-" else None
+        if codes:
+            wanted = [c.strip() for c in codes.split(",") if c.strip()]
+        else:
+            game = incident.load(file, stdin_text).game
+            wanted = [c for c in registry.codes_of(game) if registry.encoded(c)]
+        for c in wanted:
+            registry.code_info(c)
+        result = cmp.compare(file, wanted, stdin_text)
+        if as_json:
+            result.pop("players", None)
+            click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        else:
+            click.echo(cmp.render(result))
+        return 0
     _run(ctx.obj["debug"], go, as_json)
 
 

@@ -1,0 +1,112 @@
+"""One incident ruled under several codes of the same game, side by side (`adjudicator compare`).
+
+Each code rules on the same events (the incident vocabulary is shared by the codes of a game);
+the rulings are then lined up by remedy, and each remedy is marked where the codes part: a remedy
+one code gives and another does not, different persons who may exact it, different laws cited,
+a different status.
+"""
+from __future__ import annotations
+
+from . import engine, incident, registry, ruling
+from .errors import AdjudicatorError, InputError
+
+ASPECTS = ("remedy", "may_exact", "status", "choice")
+
+
+def _summary(r: dict) -> dict:
+    return {"laws": r["laws"], "may_exact": r["may_exact"], "status": r["status"],
+            "choice": bool(r.get("choice")), "text": r["text"],
+            "may_not_exact": [{"seat": m["seat"], "laws": m["laws"]} for m in r["may_not_exact"]]}
+
+
+def _shape(items: list[dict]) -> list[tuple]:
+    """What is compared between codes: how many such rulings, who may exact each, status, choice."""
+    return sorted((tuple(i["may_exact"]), i["status"], i["choice"]) for i in items)
+
+
+def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
+    first = incident.load(path, stdin_text)
+    for code in codes:
+        info = registry.code_info(code)
+        if info["game"] != first.game:
+            raise InputError(f"'{code}' is a code of {info['game']}, not of {first.game}",
+                             first.file, hint="codes of " + first.game + ": "
+                             + ", ".join(registry.codes_of(first.game)))
+    results: dict[str, dict] = {}
+    errors: dict[str, dict] = {}
+    for code in codes:
+        inc = incident.load(path, stdin_text)
+        inc.code = code
+        try:
+            results[code] = ruling.build(inc, engine.solve(inc))
+        except AdjudicatorError as e:
+            if e.exit_code != 2:
+                raise
+            errors[code] = {"message": getattr(e, "message", str(e)),
+                            "problems": getattr(e, "problems", None)}
+    remedies: list[str] = []
+    for code in codes:
+        for r in results.get(code, {}).get("rulings", []):
+            if r["remedy"] not in remedies:
+                remedies.append(r["remedy"])
+    rows = []
+    for remedy in remedies:
+        per = {code: [_summary(r) for r in results[code]["rulings"] if r["remedy"] == remedy]
+               for code in codes if code in results}
+        differs = []
+        present = {c: bool(v) for c, v in per.items()}
+        if len(set(present.values())) > 1:
+            differs.append("remedy")
+        else:
+            shapes = {c: _shape(v) for c, v in per.items()}
+            if len({tuple(s[0] for s in v) for v in shapes.values()}) > 1:
+                differs.append("may_exact")
+            if len({tuple(s[1] for s in v) for v in shapes.values()}) > 1:
+                differs.append("status")
+            if len({tuple(s[2] for s in v) for v in shapes.values()}) > 1:
+                differs.append("choice")
+        rows.append({"remedy": remedy, "differs": differs,
+                     "laws": {c: sorted({l for i in v for l in i["laws"]}, key=ruling.law_key)
+                              for c, v in per.items()},
+                     "codes": per})
+    return {"file": first.file, "game": first.game, "codes": codes, "players": first.players,
+            "comparison": rows, "differences": sum(1 for r in rows if r["differs"]),
+            "errors": errors, "rulings": results}
+
+
+def render(result: dict) -> str:
+    from .render import _who, _wrap
+    players = result.pop("players", {}) or {}
+    codes = result["codes"]
+    width = max(len(c) for c in codes)
+    lines = _wrap(f"{result['file']}: ruled under {', '.join(codes)}", "", "  ")
+    lines.append("")
+    for code, err in result["errors"].items():
+        lines += _wrap(f"{code}: no ruling -- {err['message']}", "", "  ")
+        for p in err.get("problems") or []:
+            lines += _wrap(p, "  - ", "    ")
+        lines.append("")
+    for row in result["comparison"]:
+        mark = "DIFFERS" if row["differs"] else "same"
+        what = f" ({', '.join(d.replace('_', ' ') for d in row['differs'])})" if row["differs"] else ""
+        lines.append(f"{row['remedy']}: {mark}{what}")
+        for code in codes:
+            items = row["codes"].get(code)
+            if items is None:
+                continue
+            label = f"  {code:<{width}}  "
+            pad = " " * len(label)
+            if not items:
+                lines += _wrap("not given", label, pad)
+                continue
+            for i in items:
+                who = "" if row["remedy"] in ("no-penalty", "no-remedy") else \
+                    f"; may exact: {_who(i['may_exact'], players)}"
+                choice = "; one of a choice" if i["choice"] else ""
+                lines += _wrap(f"[{', '.join(i['laws'])}] {i['status']}{who}{choice}", label, pad + "  ")
+                label = pad
+        lines.append("")
+    n = result["differences"]
+    lines.append(f"{n} of {len(result['comparison'])} remedies differ between the codes."
+                 if n else "The codes give the same remedies to the same persons (laws cited may differ).")
+    return "\n".join(lines).rstrip() + "\n"
