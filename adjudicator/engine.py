@@ -75,9 +75,10 @@ class Program:
     def __init__(self, code: str, parts: list[Part]):
         self.code, self.parts = code, parts
 
-    @property
+    @functools.cached_property
     def templates(self) -> dict[str, str]:
-        """The sentence templates of every file of the code."""
+        """The sentence templates of every file of the code, later files overriding earlier ones
+        (a code's own sentence over a shared file's), whichever files an incident loads."""
         out: dict[str, str] = {}
         for p in self.parts:
             out.update(p.templates)
@@ -244,10 +245,7 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     with ctl.backend() as backend:
         for sym in symbols:
             backend.add_rule([backend.add_atom(sym)])
-    templates: dict[str, str] = {}
-    for part in parts:
-        templates.update(part.templates)
-    sol = Solution(facts=symbols, templates=templates, files=[p.path for p in parts])
+    sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
     models = 0
     with _Timeout(ctl, timeout) as guard:
         try:
