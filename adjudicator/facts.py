@@ -6,7 +6,7 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
     ev(T,Kind)        event number T is of kind Kind (the event's name, '-' as '_')
     arg(T,Key,Value)  one fact per field value (lists give one fact per element)
     now(N)            the moment after the last event
-and the top-level facts game/1, code/1, dealer/1, trump/1, trump_card/1, score/2, start/2,
+and the top-level facts game/1, code/1, dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1, score/2, start/2,
 dealt/2, candidate/1, games_played/2.
 """
 from __future__ import annotations
@@ -71,6 +71,8 @@ def value_symbols(f: schema.Field, v) -> list[Symbol]:
 def build(inc: Incident) -> list[Symbol]:
     out: list[Symbol] = [Function("game", [const(inc.game)]), Function("code", [String(inc.code)])]
     top = inc.top
+    for seat in top.get("dummies", []):
+        out.append(Function("dummy", [SEAT[seat]]))
     if "dealer" in top:
         out.append(Function("dealer", [SEAT[top["dealer"]]]))
     if "trump" in top:

@@ -434,6 +434,9 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         out["candidates"] = candidates
     ck = Checker(file, players, candidates)
 
+    dummies = _dummies(ck, root, game)
+    if dummies:
+        out["dummies"] = dummies
     if "dealer" in top:
         out["dealer"] = ck.seat(top["dealer"], "dealer")
     if "trump" in top:
@@ -476,6 +479,43 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         inc.expected = top["expected"]
         inc.expected_pos = (top["expected"].line, top["expected"].col)
     return inc
+
+
+# Which top-level key names the Dummy hands, for each game that has them.
+DUMMY_KEYS = {"dummy": "dummy", "double-dummy": "dummies"}
+
+
+def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
+    """The seats of the Dummy hands: `dummy: N` (game dummy), `dummies: [N, E]` (double-dummy).
+
+    Required for those games, refused for any other; the rules derive who plays each hand."""
+    top = root.value
+    want = DUMMY_KEYS.get(game)
+    for key in ("dummy", "dummies"):
+        if key in top and key != want:
+            if want:
+                hint = f"in {game} the Dummy hand{'s are' if want == 'dummies' else ' is'} given by `{want}`"
+            else:
+                hint = f"a Dummy hand belongs to the games dummy (`dummy: N`) and double-dummy " \
+                       f"(`dummies: [N, E]`); remove `{key}`, or say `game: dummy`"
+            raise ck.err(root.keys[key], f"`{key}` is not a key of the game {game}", hint)
+    if want is None:
+        return []
+    if want not in top:
+        example = "dummy: N" if want == "dummy" else "dummies: [N, E]"
+        raise InputError(f"the game {game} needs `{want}`: which seat is Dummy's hand", ck.file,
+                         root.line, root.col, f"add e.g. `{example}` at the top of the incident")
+    y = top[want]
+    if want == "dummy":
+        if isinstance(y.value, list):
+            raise ck.err(y, "dummy: one seat, the seat of Dummy's hand", "e.g. dummy: N")
+        return [ck.seat(y, "dummy")]
+    seats = ck.seats(y, "dummies")
+    sides = {side for side, members in schema.SIDES.items() for s in seats if s in members}
+    if len(seats) != 2 or len(sides) != 2:
+        raise ck.err(y, "dummies: two seats, one Dummy on each side",
+                     "each player has a Dummy for his partner, e.g. dummies: [N, E]")
+    return seats
 
 
 def parse_events(ck: Checker, y: Y) -> list[Event]:

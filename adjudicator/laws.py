@@ -40,9 +40,11 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
 
 
 def citations(code: str) -> set[str]:
-    """Every citation a ruling of this code may carry: law ids and law.clause ids."""
-    out = set()
-    for law in book(code)["laws"]:
+    """Every citation a ruling of this code may carry: law ids and law.clause ids, and those of the
+    code it makes exceptions to (`base_code`: Dummy's laws are exceptions to the whist code's)."""
+    b = book(code)
+    out = citations(b["base_code"]) if b.get("base_code") else set()
+    for law in b["laws"]:
         out.add(law["id"])
         for c in law.get("clauses", []):
             out.add(f"{law['id']}.{c['id']}")

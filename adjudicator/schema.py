@@ -82,7 +82,8 @@ VOID = F("void", "suits", "suits of which the player held no card at that moment
 # Top-level keys of an incident (and of a case file, which adds `name` and `expected`).
 # --------------------------------------------------------------------------------------------
 TOP = (
-    F("game", "text", "the game: whist", required=True, choices=("whist",)),
+    F("game", "text", "the game: whist, dummy or double-dummy", required=True,
+      choices=("whist", "dummy", "double-dummy")),
     F("code", "text", "the code of laws; the game's default when omitted (`adjudicator codes` lists them)"),
     F("name", "text", "case files only: a sentence stating the ruling the case proves"),
     F("expected", "text", "case files only: the rulings expected (see the section on case files)"),
@@ -90,6 +91,10 @@ TOP = (
     F("players", "players", "names of the players in each seat; events may then use names for seats"),
     F("candidates", "names", "forming a table: everyone who belongs to it or wants to (laws 2-7)"),
     F("games-played", "name-counts", "forming a table: consecutive games each candidate has played (law 5)"),
+    F("dummy", "seat", "game dummy only, and required there: the seat of Dummy's hand, which lies exposed "
+      "and is played by his partner; a card from it is written `by:` that seat"),
+    F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
+      "one on each side, e.g. [N, E]; each is played by its partner"),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("trump", "trump", "the trump suit, or the trump card turned up"),
     F("score", "side-scores", "the score of each side before this hand"),

@@ -119,12 +119,13 @@ def test_witness_differences_quote_the_text():
     assert wording == {"44", "45", "63", "70", "82", "84"}
 
 
-def test_codes_are_registered():
+def test_codes_are_registered_with_their_texts_and_rules():
     assert CODE in registry.codes_of("whist") and registry.default_code("whist") == "american-1893"
     assert registry.default_code("dummy") == DUMMY and registry.default_code("double-dummy") == DOUBLE
-    for code in (CODE, DUMMY, DOUBLE):
-        assert registry.code_info(code)["laws"]
-    assert registry.encoded(CODE)
+    entries = {CODE: "main.lp", DUMMY: "dummy.lp", DOUBLE: "double-dummy.lp"}
+    for code, entry in entries.items():
+        info = registry.code_info(code)
+        assert info["laws"] and info["rules"] == f"whist/english-1864/{entry}" and registry.encoded(code)
     assert laws.book(DUMMY)["base_code"] == CODE and laws.book(DOUBLE)["base_code"] == DUMMY
 
 
