@@ -6,8 +6,8 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
     ev(T,Kind)        event number T is of kind Kind (the event's name, '-' as '_')
     arg(T,Key,Value)  one fact per field value (lists give one fact per element)
     now(N)            the moment after the last event
-and the top-level facts game/1, code/1, dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1, score/2, start/2,
-dealt/2, candidate/1, games_played/2.
+and the top-level facts game/1, code/1, dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
+score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value).
 """
 from __future__ import annotations
 
@@ -81,6 +81,9 @@ def build(inc: Incident) -> list[Symbol]:
         out.append(Function("trump_card", [card(top["trump_card"])]))
     for side, n in top.get("score", {}).items():
         out.append(Function("score", [SIDE[side], Number(n)]))
+    for side, values in top.get("rubber", {}).items():
+        out.extend(Function("rubber_game", [SIDE[side], Number(i), Number(v)])
+                   for i, v in enumerate(values, start=1))
     if "start" in top:
         k, leader = top["start"]
         out.append(Function("start", [Number(k), SEAT[leader]]))

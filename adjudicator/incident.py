@@ -200,8 +200,9 @@ def read_source(path: str, stdin_text: str | None = None) -> tuple[str, str]:
 # Value parsers, one per schema type. Each returns a normalised Python value or raises.
 # ----------------------------------------------------------------------------------------
 class Checker:
-    def __init__(self, file: str, players: dict[str, str] | None = None, candidates=()):
+    def __init__(self, file: str, players: dict[str, str] | None = None, candidates=(), game=(7, "1")):
         self.file = file
+        self.game_points, self.game_law = game     # what a game is, in the code in force
         self.players = players or {}          # seat -> name
         self.by_name = {v.lower(): k for k, v in self.players.items()}
         self.candidates = {c.lower(): c for c in candidates}
@@ -366,13 +367,25 @@ class Checker:
                 side = self.side(y.keys[k], f"{what} key")
                 if what.startswith("score"):
                     n = self.integer(v, f"{what} of {side}", 0, 100)
-                    if n > 6:
+                    g = self.game_points
+                    if n >= g:
                         raise self.err(v, f"{what} of {side}: {n} is not a score before a hand",
-                                       "a game is seven points; a side at seven has already won it (law 1)")
+                                       f"a game is {g} points; a side at {g} has already won it "
+                                       f"(law {self.game_law})")
                     out[side] = n
                 else:
                     out[side] = self.integer(v, f"{what} of {side}", 0, 13)
             return out
+        if t == "side-games":
+            m = self.mapping(y, what)
+            games = {}
+            for k, v in m.items():
+                side = self.side(y.keys[k], f"{what} key")
+                if not isinstance(v.value, list):
+                    raise self.err(v, f"{what} of {side}: expected a list of the values of the games won",
+                                   "e.g. rubber: {N-S: [2], E-W: []} (N-S have won a game worth two)")
+                games[side] = [self.integer(g, f"{what} of {side}", 1, self.game_points) for g in v.value]
+            return games
         raise self.err(y, f"{what}: unknown field type {t}")  # pragma: no cover
 
 
@@ -432,7 +445,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
             raise ck.err(top["candidates"], "candidates: expected a list of names")
         candidates = [ck.text(i, "candidates").strip() for i in items]
         out["candidates"] = candidates
-    ck = Checker(file, players, candidates)
+    info = registry.code_info(code)
+    ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))))
 
     dummies = _dummies(ck, root, game)
     if dummies:
@@ -449,6 +463,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
             out["trump_card"] = c
     if "score" in top:
         out["score"] = ck.value(schema.TOP_KEYS["score"], top["score"], "score")
+    if "rubber" in top:
+        out["rubber"] = ck.value(schema.TOP_KEYS["rubber"], top["rubber"], "rubber")
     if "start" in top:
         m = ck.mapping(top["start"], "start")
         _check_keys(ck, top["start"], {"trick": None, "leader": None}, "start")

@@ -30,6 +30,8 @@ TYPES = {
     "bool": "true or false",
     "text": "free text, kept for the reader; the rules never read it",
     "side-scores": "a mapping of side to number, e.g. {N-S: 3, E-W: 5}",
+    "side-games": "a mapping of side to the list of the games it has won, each by its value in points, "
+                  "e.g. {N-S: [2], E-W: []}",
     "players": "a mapping of seat to name, e.g. {N: Ames, E: Brown, S: Clark, W: Dodd}",
     "hands": "a mapping of seat to the list of cards dealt to that seat",
     "name-counts": "a mapping of player's name to number, e.g. {Ames: 3, Brown: 1}",
@@ -98,6 +100,8 @@ TOP = (
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("trump", "trump", "the trump suit, or the trump card turned up"),
     F("score", "side-scores", "the score of each side before this hand"),
+    F("rubber", "side-games", "the games each side has won in this rubber before this hand, each by its value: "
+      "e.g. {N-S: [2], E-W: []} (N-S have won a double)"),
     F("start", "start", "where the events begin, when not at the deal: e.g. {trick: 5, leader: W}"),
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what)"),
     F("events", "text", "what happened, in order: a list of events (below)", required=True),
@@ -276,8 +280,15 @@ event("examine", G, "The tricks are examined to the satisfaction of the claimant
 event("correct-score", G, "A player asks that an error in the score be corrected.",
       [BY, F("score", "text", "which score is wrong", required=True, choices=("trick", "other")),
        F("last-hand", "bool", "the error occurred in the last hand of a game or rubber"),
-       F("previous-hand", "bool", "the error is in the score of the hand before the deal these events describe")],
+       F("previous-hand", "bool", "the error is in the score of the hand before the deal these events describe"),
+       F("earlier-game", "bool", "the error is in a game of this rubber won before the deal these events describe"),
+       F("affects-rubber", "bool", "correcting it changes the amount of the rubber (who won a game, or what it was worth)")],
       "- correct-score: {by: E, score: trick}", ["erroneous-scores"])
+event("call-honours", G,
+      "A player calls honours for his side at the end of the hand (\"two by honours\", \"four by honours\"). "
+      "Which honours his side held is for `honours`, or `hands` (with `trump`), to show.",
+      [BY, F("honours", "cards", "the honours (ace, king, queen, knave of trumps) he calls, e.g. [AH, KH, JH]")],
+      "- call-honours: {by: S, honours: [AH, KH, JH]}", [])
 event("agree-score", G, "The players agree to the final score of the game or rubber.", [],
       "- agree-score: {}", ["erroneous-scores"])
 event("cut-for-next-deal", G, "The cards are presented and cut for the following deal.",

@@ -1,10 +1,12 @@
 """The law texts, and that every law is either encoded and exercised by a case, or marked."""
+import functools
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
-from adjudicator import incident, laws, registry
+from adjudicator import engine, incident, laws, registry, ruling
 
 from .conftest import CASES
 
@@ -24,30 +26,48 @@ def test_law_texts_are_complete():
 
 
 def _cited_in_rules(code):
+    """Citations in the code's own folder and in the rule files the whist codes share (for the
+    shared files, the laws the code names through cite/2)."""
     info = registry.code_info(code)
     folder = Path(registry.rules_dir()) / Path(info["rules"]).parent
     text = "\n".join(p.read_text(encoding="utf-8") for p in folder.glob("*.lp"))
-    text += (Path(registry.rules_dir()) / "whist" / "mechanics.lp").read_text(encoding="utf-8")
+    text += "\n".join(p.read_text(encoding="utf-8") for p in (Path(registry.rules_dir()) / "whist").glob("*.lp"))
     return set(re.findall(r'"([0-9]+(?:\.[IVX]+)?|etiquette\.[0-9]|erroneous-scores)"', text))
 
 
-def _exercised_by_cases():
+@functools.cache
+def _exercised_by_cases(code):
+    """The laws the code's cases make the engine cite, in a ruling or a finding."""
     out = set()
     for path in CASES:
         with open(path, encoding="utf-8") as fh:
             data = yaml.safe_load(fh)
-        for r in (data.get("expected") or {}).get("rulings") or []:
-            out |= {str(x) for x in r.get("laws", [])}
+        if (data.get("code") or registry.default_code(data.get("game", "whist"))) != code:
+            continue
+        if (data.get("expected") or {}).get("error"):
+            continue
+        inc = incident.load(str(path))
+        result = ruling.build(inc, engine.solve(inc))
+        for r in result["rulings"] + result["findings"]:
+            out |= set(r["laws"])
     return out
 
 
-def test_every_law_is_encoded_and_exercised_or_marked():
-    cited, exercised = _cited_in_rules(CODE), _exercised_by_cases()
+# Laws of the English code not yet encoded: each is a known gap (see the issue's closing note),
+# not a law that gives nothing to adjudicate. The test fails if one of them becomes covered, so
+# that the list only shrinks.
+PENDING = {
+    "english-1864": set(),
+}
+
+
+def _coverage(code):
+    cited, exercised = _cited_in_rules(code), _exercised_by_cases(code)
     head = lambda c: c.split(".")[0] if c[0].isdigit() else c
     cited_heads = {head(c) for c in cited} | cited
     exercised_heads = {head(c) for c in exercised} | exercised
     missing = []
-    for law in laws.book(CODE)["laws"]:
+    for law in laws.book(code)["laws"]:
         if law.get("games"):           # a paragraph for other games only (e.g. Boston bidding)
             continue
         lid = law["id"]
@@ -55,10 +75,20 @@ def test_every_law_is_encoded_and_exercised_or_marked():
             assert law.get("reason"), f"law {lid} is marked but gives no reason"
             continue
         if lid not in cited_heads:
-            missing.append(f"{lid}: not encoded in the rules and not marked")
+            missing.append((lid, "not encoded in the rules and not marked"))
         elif lid not in exercised_heads:
-            missing.append(f"{lid}: encoded but no case exercises it")
-    assert not missing, "\n".join(missing)
+            missing.append((lid, "encoded but no case exercises it"))
+    return missing
+
+
+@pytest.mark.parametrize("code", ["american-1893", "english-1864"])
+def test_every_law_is_encoded_and_exercised_or_marked(code):
+    missing = _coverage(code)
+    pending = PENDING.get(code, set())
+    unexpected = [f"{lid}: {why}" for lid, why in missing if lid not in pending]
+    assert not unexpected, "\n".join(unexpected)
+    done = pending - {lid for lid, _ in missing}
+    assert not done, f"now covered, remove from PENDING: {sorted(done, key=lambda x: int(x) if x.isdigit() else 999)}"
 
 
 def test_law_files_read_refined_concepts_never_the_raw_input():
