@@ -1,0 +1,254 @@
+"""Full-text search over the laws of every code: SQLite FTS5, ranked by bm25.
+
+The index is built on first use from the law files (rules/*/laws.yaml, every code in
+rules/codes.yaml), rules/topics.yaml and rules/synonyms.yaml, and kept in the user's cache
+directory under a name holding a hash of those files: when any of them changes, the next search
+builds a new index (and removes the old). When the cache cannot be written the index is built in
+memory for the one command. Nothing binary is committed.
+
+One row per law: its section, text (with its clauses), our summary, the exceptions inserted for
+other games, and the words of the topics it is filed under (rules/topics.yaml). The porter
+tokenizer matches inflections (revoke, revoking, revoked); rules/synonyms.yaml matches old
+spellings and other words for the same thing (knave / jack, honours / honors, a card dropped on
+the floor / an exposed card). A question in plain words is reduced to its content words, each
+widened by its synonyms, and the laws matching most of them rank first (bm25 within a level).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+
+from . import laws, registry
+
+SCHEMA = 3                    # bump when the table layout or what goes into it changes
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics")
+# bm25 weights per column (code and id are not indexed): the law's words and our summary count
+# fully, a section heading is short and telling, the exceptions for other games count less, and
+# the topic words (ours, given to every law filed under the topic) count as the text.
+WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0)
+MARK = ("*", "*")
+PART = 0.5                    # what one word of a phrase counts for alone
+MEANS = 0.8                   # what a plain word counts for when found as the laws' word for it
+
+
+def _source_files() -> list[tuple[str, str]]:
+    root = registry.rules_dir()
+    files = [(c, os.path.join(root, registry.code_info(c)["laws"])) for c in laws.codes()]
+    files += [("topics", os.path.join(root, "topics.yaml")), ("synonyms", os.path.join(root, "synonyms.yaml"))]
+    return files
+
+
+def _key() -> str:
+    h = hashlib.sha256(f"schema {SCHEMA} {sqlite3.sqlite_version}\n".encode())
+    for name, path in _source_files():
+        h.update(name.encode() + b"\0")
+        with open(path, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> str:
+    """ADJUDICATOR_CACHE, else $XDG_CACHE_HOME/adjudicator, else ~/.cache/adjudicator."""
+    if os.environ.get("ADJUDICATOR_CACHE"):
+        return os.environ["ADJUDICATOR_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "adjudicator")
+
+
+def synonyms() -> dict:
+    import yaml
+    with open(os.path.join(registry.rules_dir(), "synonyms.yaml"), encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _rows():
+    for code in laws.codes():
+        for law in laws.book(code)["laws"]:
+            text = law["text"]
+            extra = [c["text"] for c in law.get("clauses") or [] if c["text"] not in text]
+            exceptions = "\n".join(ex["text"] for ex in law.get("exceptions") or [])
+            words = []
+            for name in laws.topics_of(code, law["id"]):
+                t = laws.topics()["topics"][name]
+                words.append(f"{t['title']}. {t.get('words', '')}")
+            yield (code, law["id"], law.get("section", ""), "\n".join([text] + extra),
+                   law.get("summary", ""), exceptions, "\n".join(words))
+
+
+def _stems(conn, text: str) -> list[tuple[str, str]]:
+    """The words of a text as the index sees them: [(word, stem)], in order."""
+    conn.execute("DELETE FROM temp.q_raw")
+    conn.execute("DELETE FROM temp.q_stem")
+    conn.execute("INSERT INTO temp.q_raw VALUES (?)", (text,))
+    conn.execute("INSERT INTO temp.q_stem VALUES (?)", (text,))
+    raw = dict(conn.execute("SELECT offset, term FROM temp.q_raw_v"))
+    stem = dict(conn.execute("SELECT offset, term FROM temp.q_stem_v"))
+    return [(raw[i], stem[i]) for i in sorted(raw)]
+
+
+def _temp_tables(conn) -> None:
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_raw USING fts5(t, tokenize='unicode61 remove_diacritics 2')")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_stem USING fts5(t, tokenize='{TOKENIZE}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_raw_v USING fts5vocab(temp, q_raw, instance)")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_stem_v USING fts5vocab(temp, q_stem, instance)")
+
+
+def build(conn) -> None:
+    """Fill an empty database with the index of every code's laws and the synonym table."""
+    cols = ", ".join(c + (" UNINDEXED" if c in ("code", "id") else "") for c in COLUMNS)
+    conn.execute(f"CREATE VIRTUAL TABLE laws USING fts5({cols}, tokenize='{TOKENIZE}')")
+    conn.executemany(f"INSERT INTO laws VALUES ({', '.join('?' * len(COLUMNS))})", _rows())
+    conn.execute("INSERT INTO laws(laws) VALUES ('optimize')")
+    # The synonym table, keyed by the stems of the words (or phrases) a question may use.
+    conn.execute("CREATE TABLE syn (key TEXT, term TEXT, weight REAL)")
+    conn.execute("CREATE TABLE stop (word TEXT PRIMARY KEY)")
+    _temp_tables(conn)
+    data = synonyms()
+    pairs = []
+    for group in data.get("same") or []:
+        for a in group:
+            pairs += [(a, b, 1.0) for b in group if b != a]
+    for word, terms in (data.get("means") or {}).items():
+        pairs += [(word, t, MEANS) for t in terms]
+    for a, b, w in pairs:
+        key = " ".join(s for _, s in _stems(conn, a))
+        conn.execute("INSERT INTO syn VALUES (?, ?, ?)", (key, b, w))
+    conn.executemany("INSERT OR IGNORE INTO stop VALUES (?)", [(w.lower(),) for w in (data.get("stopwords") or "").split()])
+    conn.execute("CREATE TABLE meta (key TEXT)")
+
+
+def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
+    """The index, built if need be. Returns the connection and how it was had (for --json)."""
+    import time
+    key = _key()
+    folder = cache_dir()
+    path = os.path.join(folder, f"laws-{key}.sqlite")
+    info = {"index": path, "built": False}
+    if os.path.exists(path) and not rebuild:
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            conn.execute("SELECT count(*) FROM meta").fetchone()
+            _temp_tables(conn)
+            return conn, info
+        except sqlite3.Error:
+            pass
+    t0 = time.perf_counter()
+    try:
+        os.makedirs(folder, exist_ok=True)
+        import tempfile
+        fd, tmp = tempfile.mkstemp(prefix=".laws-", suffix=".tmp", dir=folder)
+        os.close(fd)
+        try:
+            conn = sqlite3.connect(tmp)
+            build(conn)
+            conn.commit()
+            conn.close()
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        for name in os.listdir(folder):         # indexes of files that have since changed
+            if name.startswith("laws-") and name.endswith(".sqlite") and name != os.path.basename(path):
+                try:
+                    os.remove(os.path.join(folder, name))
+                except OSError:
+                    pass
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        _temp_tables(conn)
+    except (OSError, sqlite3.Error):
+        conn = sqlite3.connect(":memory:")      # the cache cannot be written: build for this run
+        build(conn)
+        info["index"] = ":memory:"
+    info["built"] = True
+    info["build_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+    return conn, info
+
+
+def plan(conn, words: str) -> list[list[tuple[str, float]]]:
+    """The question's content words, each with the words it may also be found as, and the weight
+    each counts for: [[(word, 1.0), (synonym, 1.0), (what the laws call it, MEANS), ...], ...].
+
+    A phrase of the synonym table ("face up", "follow suit") makes one group, in which its words
+    alone count for PART.
+    """
+    toks = _stems(conn, words)
+    stop = {w for (w,) in conn.execute("SELECT word FROM stop")}
+    syn: dict[str, list[tuple[str, float]]] = {}
+    for k, t, w in conn.execute("SELECT key, term, weight FROM syn"):
+        syn.setdefault(k, []).append((t, w))
+    stems = [s for _, s in toks]
+    groups: list[list[tuple[str, float]]] = []
+    used: set[int] = set()
+    for k in sorted((k for k in syn if " " in k), key=lambda k: -len(k.split())):
+        n = len(k.split())
+        for i in range(len(stems) - n + 1):
+            span = set(range(i, i + n))
+            if " ".join(stems[i:i + n]) == k and not span & used:
+                used |= span
+                words_ = [toks[j] for j in sorted(span)]
+                groups.append([(" ".join(w for w, _ in words_), 1.0)] + syn[k] +
+                              [(w, PART) for w, _ in words_ if w not in stop and len(w) > 1])
+                break
+    seen = set()
+    for i, (word, stem) in enumerate(toks):
+        if i in used or word in stop or len(word) < 2 or stem in seen:
+            continue
+        seen.add(stem)
+        groups.append([(word, 1.0)] + syn.get(stem, []))
+    return groups
+
+
+def _fts(terms) -> str:
+    return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+
+
+def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> dict:
+    """The laws matching the words, best first, each with a snippet of the words in context.
+
+    A law's score is the sum, over the question's words, of the best bm25 score of the word or
+    one of its synonyms in that law (times the synonym's weight): a law gains once for each thing
+    the question names, however many of that thing's names it uses.
+    """
+    info: dict = {}
+    if conn is None:
+        conn, info = connect()
+    groups = plan(conn, words)
+    out = {"query": words, "groups": [[t for t, _ in g] for g in groups], "results": [], **info}
+    if not groups:
+        return out
+    where = "laws MATCH ?" + (" AND code = ?" if code else "")
+    args = [code] if code else []
+    weights = ", ".join(str(w) for w in WEIGHTS)
+    score: dict[int, float] = {}
+    matched: dict[int, int] = {}
+    for g in groups:
+        best: dict[int, float] = {}
+        for term, w in g:
+            for rowid, s in conn.execute(f"SELECT rowid, bm25(laws, {weights}) FROM laws WHERE {where}",
+                                         [_fts([term])] + args):
+                best[rowid] = max(best.get(rowid, 0.0), -s * w)
+        for rowid, s in best.items():
+            score[rowid] = score.get(rowid, 0.0) + s
+            matched[rowid] = matched.get(rowid, 0) + 1
+    top = sorted(score, key=lambda r: -score[r])[:limit]
+    if not top:
+        return out
+    marks = f"'{MARK[0]}', '{MARK[1]}', '...', 18"
+    rows = {r[0]: r[1:] for r in conn.execute(
+        f"SELECT rowid, code, id, section, summary, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
+        f"snippet(laws, 5, {marks}) FROM laws WHERE laws MATCH ? AND rowid IN ({', '.join('?' * len(top))})",
+        [_fts(t for g in groups for t, _ in g)] + top)}
+    for rank, rowid in enumerate(top, 1):
+        c, lid, section, summary, s_text, s_sum, s_ex = rows[rowid]
+        snippets = [("text", s_text), ("summary", s_sum), ("exceptions", s_ex)]
+        where_, snip = max(snippets, key=lambda p: p[1].count(MARK[0]) // 2)
+        if snip.count(MARK[0]) == 0:
+            where_, snip = "text", s_text
+        out["results"].append({
+            "rank": rank, "code": c, "id": lid, "section": section, "summary": summary,
+            "snippet": " ".join(snip.split()), "snippet_from": where_,
+            "matched": matched[rowid], "of": len(groups), "score": round(score[rowid], 3),
+            "topics": laws.topics_of(c, lid)})
+    return out
