@@ -165,17 +165,19 @@ def law(ctx, code, number, as_json):
         info["source"] = book.get("source", {})
         entry, clause, exception = laws.find(code, number)
         ident = exception or (f"{entry['id']}.{clause}" if clause else entry["id"])
+        encoded = registry.encoded(code)
         links = {"exception": exception,
                  "refers_to": laws.refers_to(code, ident),
                  "referred_by": laws.referred_by(code, ident),
                  "topics": laws.topics_of(code, ident),
-                 "encoded_in": laws.encoded_in(code, ident) if registry.encoded(code) else None,
-                 "cases": laws.exercised_by(code, ident) if registry.encoded(code) else []}
+                 "encoded_in": laws.encoded_in(code, ident) if encoded else None}
+        if encoded:
+            links["cases"] = laws.exercised_by(code, ident)
         if as_json:
-            click.echo(json.dumps({"code": code, "clause": clause, **entry, **links,
-                                   "cases_available": links["cases"] is not None,
-                                   "encoded": registry.encoded(code), "source": info["source"]},
-                                  indent=2, ensure_ascii=False))
+            click.echo(json.dumps({"code": code, "clause": clause, **entry, **links, "encoded": encoded,
+                                   "cases": links.get("cases"),
+                                   "cases_available": encoded and links["cases"] is not None,
+                                   "source": info["source"]}, indent=2, ensure_ascii=False))
         else:
             click.echo(render.law_text(info, entry, clause, links))
         return 0

@@ -89,10 +89,37 @@ def topic_laws(name: str, code: str) -> list[str]:
     return [str(i) for i in (topics()["topics"].get(name, {}).get("laws") or {}).get(code) or []]
 
 
+@functools.cache
+def _topic_index(code: str) -> tuple[dict, dict]:
+    """Which topics list each id exactly, and which list a law or any clause of it."""
+    exact: dict[str, list[str]] = {}
+    under: dict[str, list[str]] = {}
+    for name in topics()["topics"]:
+        for i in topic_laws(name, code):
+            exact.setdefault(i, []).append(name)
+            law = _law_of(code, i)
+            if name not in under.setdefault(law, []):
+                under[law].append(name)
+    return exact, under
+
+
+def _law_of(code: str, ident: str) -> str:
+    """The law an id belongs to: itself for a law, '17' for '17.II' or '24.boston'."""
+    ids = set(law_ids(code))
+    while ident not in ids and "." in ident:
+        ident = ident.rpartition(".")[0]
+    return ident
+
+
 def topics_of(code: str, ident: str) -> list[str]:
-    """The topics whose laws for this code include this law (or one of its clauses)."""
-    return [name for name, t in topics()["topics"].items()
-            if any(_contains(i, ident) or _contains(ident, i) for i in topic_laws(name, code))]
+    """The topics of a law (those listing it or one of its clauses), or of a clause or exception
+    (those listing it, or its law as a whole)."""
+    exact, under = _topic_index(code)
+    law = _law_of(code, ident)
+    if law == ident:
+        return list(under.get(law, []))
+    names = set(exact.get(ident, [])) | set(exact.get(law, []))
+    return [n for n in topics()["topics"] if n in names]
 
 
 # "Law 13", "see Law 72", "Laws 41 and 43", "Rule 14", "Laws 41 to 43": the numbers referred to.
@@ -124,8 +151,12 @@ def _resolve_number(code: str, n: int) -> str | None:
 
 
 def _parts(law: dict):
-    """The texts of a law that may refer to others: its text, clauses not in it, its exceptions."""
-    yield law["id"], law["text"]
+    """The texts of a law that may refer to others, each with its id: the law's paragraphs (a
+    clause's paragraph, 'I. ...', as the clause: '17.I'), clauses not in its text, its exceptions."""
+    clauses = {c["id"] for c in law.get("clauses") or []}
+    for para in law["text"].split("\n"):
+        head = para.split(". ", 1)[0]
+        yield (f"{law['id']}.{head}" if head in clauses else law["id"]), para
     for c in law.get("clauses") or []:
         if c["text"] not in law["text"]:
             yield f"{law['id']}.{c['id']}", c["text"]

@@ -21,13 +21,13 @@ import sqlite3
 
 from . import laws, registry
 
-SCHEMA = 3                    # bump when the table layout or what goes into it changes
+SCHEMA = 4                    # bump when the table layout or what goes into it changes
 TOKENIZE = "porter unicode61 remove_diacritics 2"
-COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics")
-# bm25 weights per column (code and id are not indexed): the law's words and our summary count
+COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics", "topic_names")
+# bm25 weights per column (code, id and the topics' names are not indexed): the law's words and our summary count
 # fully, a section heading is short and telling, the exceptions for other games count less, and
 # the topic words (ours, given to every law filed under the topic) count as the text.
-WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0)
+WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0, 0.0)
 MARK = ("*", "*")
 PART = 0.5                    # what one word of a phrase counts for alone
 MEANS = 0.8                   # what a plain word counts for when found as the laws' word for it
@@ -69,23 +69,26 @@ def _rows():
             text = law["text"]
             extra = [c["text"] for c in law.get("clauses") or [] if c["text"] not in text]
             exceptions = "\n".join(ex["text"] for ex in law.get("exceptions") or [])
-            words = []
-            for name in laws.topics_of(code, law["id"]):
-                t = laws.topics()["topics"][name]
-                words.append(f"{t['title']}. {t.get('words', '')}")
+            names = laws.topics_of(code, law["id"])
+            words = [f"{laws.topics()['topics'][n]['title']}. {laws.topics()['topics'][n].get('words', '')}"
+                     for n in names]
             yield (code, law["id"], law.get("section", ""), "\n".join([text] + extra),
-                   law.get("summary", ""), exceptions, "\n".join(words))
+                   law.get("summary", ""), exceptions, "\n".join(words), " ".join(names))
 
 
-def _stems(conn, text: str) -> list[tuple[str, str]]:
-    """The words of a text as the index sees them: [(word, stem)], in order."""
+def _stems(conn, *texts: str) -> list[list[tuple[str, str]]]:
+    """The words of each text as the index sees them: [[(word, stem)], ...], in order."""
     conn.execute("DELETE FROM temp.q_raw")
     conn.execute("DELETE FROM temp.q_stem")
-    conn.execute("INSERT INTO temp.q_raw VALUES (?)", (text,))
-    conn.execute("INSERT INTO temp.q_stem VALUES (?)", (text,))
-    raw = dict(conn.execute("SELECT offset, term FROM temp.q_raw_v"))
-    stem = dict(conn.execute("SELECT offset, term FROM temp.q_stem_v"))
-    return [(raw[i], stem[i]) for i in sorted(raw)]
+    rows = list(enumerate(texts, 1))
+    conn.executemany("INSERT INTO temp.q_raw(rowid, t) VALUES (?, ?)", rows)
+    conn.executemany("INSERT INTO temp.q_stem(rowid, t) VALUES (?, ?)", rows)
+    raw = {(d, i): t for d, i, t in conn.execute("SELECT doc, offset, term FROM temp.q_raw_v")}
+    stem = {(d, i): t for d, i, t in conn.execute("SELECT doc, offset, term FROM temp.q_stem_v")}
+    out: list[list[tuple[str, str]]] = [[] for _ in texts]
+    for d, i in sorted(raw):
+        out[d - 1].append((raw[d, i], stem[d, i]))
+    return out
 
 
 def _temp_tables(conn) -> None:
@@ -97,7 +100,7 @@ def _temp_tables(conn) -> None:
 
 def build(conn) -> None:
     """Fill an empty database with the index of every code's laws and the synonym table."""
-    cols = ", ".join(c + (" UNINDEXED" if c in ("code", "id") else "") for c in COLUMNS)
+    cols = ", ".join(c + (" UNINDEXED" if c in ("code", "id", "topic_names") else "") for c in COLUMNS)
     conn.execute(f"CREATE VIRTUAL TABLE laws USING fts5({cols}, tokenize='{TOKENIZE}')")
     conn.executemany(f"INSERT INTO laws VALUES ({', '.join('?' * len(COLUMNS))})", _rows())
     conn.execute("INSERT INTO laws(laws) VALUES ('optimize')")
@@ -112,9 +115,9 @@ def build(conn) -> None:
             pairs += [(a, b, 1.0) for b in group if b != a]
     for word, terms in (data.get("means") or {}).items():
         pairs += [(word, t, MEANS) for t in terms]
-    for a, b, w in pairs:
-        key = " ".join(s for _, s in _stems(conn, a))
-        conn.execute("INSERT INTO syn VALUES (?, ?, ?)", (key, b, w))
+    keys = _stems(conn, *(a for a, _, _ in pairs))
+    conn.executemany("INSERT INTO syn VALUES (?, ?, ?)",
+                     [(" ".join(s for _, s in k), b, w) for k, (_, b, w) in zip(keys, pairs)])
     conn.executemany("INSERT OR IGNORE INTO stop VALUES (?)", [(w.lower(),) for w in (data.get("stopwords") or "").split()])
     conn.execute("CREATE TABLE meta (key TEXT)")
 
@@ -173,7 +176,7 @@ def plan(conn, words: str) -> list[list[tuple[str, float]]]:
     A phrase of the synonym table ("face up", "follow suit") makes one group, in which its words
     alone count for PART.
     """
-    toks = _stems(conn, words)
+    toks = _stems(conn, words)[0]
     stop = {w for (w,) in conn.execute("SELECT word FROM stop")}
     syn: dict[str, list[tuple[str, float]]] = {}
     for k, t, w in conn.execute("SELECT key, term, weight FROM syn"):
@@ -237,11 +240,11 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
         return out
     marks = f"'{MARK[0]}', '{MARK[1]}', '...', 18"
     rows = {r[0]: r[1:] for r in conn.execute(
-        f"SELECT rowid, code, id, section, summary, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
+        f"SELECT rowid, code, id, section, summary, topic_names, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
         f"snippet(laws, 5, {marks}) FROM laws WHERE laws MATCH ? AND rowid IN ({', '.join('?' * len(top))})",
         [_fts(t for g in groups for t, _ in g)] + top)}
     for rank, rowid in enumerate(top, 1):
-        c, lid, section, summary, s_text, s_sum, s_ex = rows[rowid]
+        c, lid, section, summary, names, s_text, s_sum, s_ex = rows[rowid]
         snippets = [("text", s_text), ("summary", s_sum), ("exceptions", s_ex)]
         where_, snip = max(snippets, key=lambda p: p[1].count(MARK[0]) // 2)
         if snip.count(MARK[0]) == 0:
@@ -250,5 +253,5 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
             "rank": rank, "code": c, "id": lid, "section": section, "summary": summary,
             "snippet": " ".join(snip.split()), "snippet_from": where_,
             "matched": matched[rowid], "of": len(groups), "score": round(score[rowid], 3),
-            "topics": laws.topics_of(c, lid)})
+            "topics": names.split()})
     return out
