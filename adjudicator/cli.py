@@ -258,9 +258,11 @@ def codes(ctx, as_json):
         if as_json:
             click.echo(json.dumps(rows, indent=2))
         else:
+            wg = max(len(r["game"]) for r in rows) + 1
+            wc = max(len(r["code"]) for r in rows) + 1
             for r in rows:
                 mark = " (default)" if r["default"] else ""
-                click.echo(f"{r['game']:<14} {r['code']:<16} {r['title']}{mark}")
+                click.echo(f"{r['game']:<{wg}} {r['code']:<{wc}} {r['title']}{mark}")
         return 0
     _run(ctx.obj["debug"], go)
 

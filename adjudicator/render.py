@@ -115,6 +115,10 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
             lines += _wrap(f"[{ex['id']}] {ex['text']}", "  " + mark, "    " + " " * len(mark))
     lines.append("")
     lines += _wrap(f"In short: {law['summary']}", "", "  ")
+    if law.get("refers_to"):
+        refs = "; ".join(f"{r['code']} law {r['id']}" + (f" ({r['exception']})" if r.get("exception") else "")
+                         for r in law["refers_to"])
+        lines += _wrap(f"Refers to: {refs}.", "", "  ")
     if law.get("adjudication"):
         why = f" -- {law['reason']}" if law.get("reason") else ""
         lines += _wrap(f"Nothing to adjudicate{why}.", "", "  ")
