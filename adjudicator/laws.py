@@ -166,33 +166,56 @@ def _parts(law: dict):
 
 @functools.cache
 def references(code: str) -> tuple[dict, ...]:
-    """The explicit references of a code's laws: each {'from', 'in', 'to', 'words', 'topic'}.
+    """The explicit references of a code's laws: each {'from', 'in', 'code', 'to', 'words', 'topic',
+    'how'}.
 
-    'in' is the paragraph holding the words (the law, a clause, an exception); 'to' is the law
-    referred to, or None when it cannot be resolved (tests/test_lookup.py requires none such).
-    Numbered references ("see Law 13") resolve by number; phrases ("the same penalty as in case
-    of a lead out of turn") through the topics of rules/topics.yaml.
+    'in' is the paragraph holding the words (the law, a clause, an exception); 'code' and 'to' the
+    law referred to ('to' is None when it cannot be resolved: tests/test_lookup.py requires none
+    such). 'how' says how it was found: 'number' ("see Law 13", "Laws 41 and 43", "Rule 14") and
+    'phrase' ("the same penalty as in case of a lead out of turn", through the topics of
+    rules/topics.yaml) are read in the text; 'stated' is a law's own `refers_to` in its laws.yaml
+    (an id of the same code, or {code, id, exception}: Foster's Boston paragraphs send the reader
+    to the American laws), kept where the text's words did not already give it.
     """
     phrases = [(re.compile(p["pattern"], re.I), p["topic"]) for p in topics().get("references") or []]
     out = []
     for law in book(code)["laws"]:
+        found = []
         for where, text in _parts(law):
             flat = " ".join(text.split())
             for m in _REF.finditer(flat):
                 for n in _numbers(m.group(1)):
                     target = _resolve_number(code, n)
                     if target != law["id"]:
-                        out.append({"from": law["id"], "in": where, "to": target,
-                                    "words": m.group(0), "topic": None})
+                        found.append({"in": where, "code": code, "to": target, "words": m.group(0),
+                                      "topic": None, "how": "number"})
             for rx, topic in phrases:
                 for m in rx.finditer(flat):
                     targets = [t for t in topic_laws(topic, code) if not _contains(t, law["id"])]
-                    if not topic_laws(topic, code):
-                        targets = [None]
-                    for t in targets:
-                        out.append({"from": law["id"], "in": where, "to": t,
-                                    "words": m.group(0), "topic": topic})
+                    for t in targets if topic_laws(topic, code) else [None]:
+                        found.append({"in": where, "code": code, "to": t, "words": m.group(0),
+                                      "topic": topic, "how": "phrase"})
+        for ref in law.get("refers_to") or []:
+            ref = ref if isinstance(ref, dict) else {"id": ref}
+            target_code = ref.get("code") or code
+            target = str(ref.get("exception") or ref["id"])
+            if not any(f["code"] == target_code and f["to"] and _contains(target, f["to"]) for f in found):
+                found.append({"in": law["id"], "code": target_code, "to": target,
+                              "words": "", "topic": None, "how": "stated"})
+        out += [{"from": law["id"], **f} for f in found]
     return tuple(out)
+
+
+def _resolves(ref: dict) -> bool:
+    """Whether a reference lands on a law, clause or exception of the code it names."""
+    if ref["to"] is None or ref["code"] not in codes():
+        return False
+    law = _law_of(ref["code"], ref["to"])
+    if law not in law_ids(ref["code"]):
+        return False
+    entry = next(x for x in book(ref["code"])["laws"] if x["id"] == law)
+    return ref["to"] == law or ref["to"] in {f"{law}.{c['id']}" for c in entry.get("clauses") or []} | \
+        {ex["id"] for ex in entry.get("exceptions") or []}
 
 
 def refers_to(code: str, ident: str) -> list[dict]:
@@ -200,7 +223,10 @@ def refers_to(code: str, ident: str) -> list[dict]:
 
 
 def referred_by(code: str, ident: str) -> list[dict]:
-    return [r for r in references(code) if r["to"] and (_contains(r["to"], ident) or _contains(ident, r["to"]))]
+    """The references, from the laws of every code, that land on this law (or a clause or exception
+    of it, or, for a clause, on its law as a whole)."""
+    return [{**r, "from_code": c} for c in codes() for r in references(c)
+            if r["code"] == code and r["to"] and (_contains(r["to"], ident) or _contains(ident, r["to"]))]
 
 
 _INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)

@@ -74,11 +74,19 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _ref_line(r: dict, other: str) -> str:
-    where = "" if r["in"] == r["from"] else f" (in {r['in']})"
+def _ref_line(r: dict, code: str, law_id: str, outgoing: bool) -> str:
+    """One reference: the law at the other end (its code too, if another), the paragraph holding
+    the words when it is a clause or exception, and the words themselves."""
+    other_code = r["code"] if outgoing else r.get("from_code", code)
+    law = r["to"] if outgoing else r["from"]
+    name = ("" if other_code == code else f"{other_code} ") + f"law {law or '?'}"
+    inside = f" (in {r['in']})" if r["in"] != r["from"] else ""
+    words = f": \u201c{r['words']}\u201d" if r["words"] else " (a reference noted with the text)"
     topic = f", topic {r['topic']}" if r.get("topic") else ""
-    return f"law {r[other] or '?'}{where if other == 'from' else ''}: \u201c{r['words']}\u201d" + \
-        (where if other == "to" else "") + topic
+    if outgoing:
+        return name + words + inside + topic
+    onto = f", to {r['to']}" if r["to"] != law_id else ""
+    return name + inside + words + onto + topic
 
 
 def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None = None) -> str:
@@ -115,9 +123,9 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
             lines += _wrap(f"[{ex['id']}] {ex['text']}", "  " + mark, "    " + " " * len(mark))
     lines.append("")
     lines += _wrap(f"In short: {law['summary']}", "", "  ")
-    if law.get("refers_to"):
+    if law.get("refers_to") and "refers_to" not in links:
         refs = "; ".join(f"{r['code']} law {r['id']}" + (f" ({r['exception']})" if r.get("exception") else "")
-                         for r in law["refers_to"])
+                         if isinstance(r, dict) else f"law {r}" for r in law["refers_to"])
         lines += _wrap(f"Refers to: {refs}.", "", "  ")
     if law.get("adjudication"):
         why = f" -- {law['reason']}" if law.get("reason") else ""
@@ -130,13 +138,13 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
             lines += _wrap(n, "  - ", "    ")
     if "refers_to" in links:
         lines.append("")
-        for head, key, other in (("Refers to", "refers_to", "to"), ("Referred to by", "referred_by", "from")):
+        for head, key in (("Refers to", "refers_to"), ("Referred to by", "referred_by")):
             if not links[key]:
                 lines.append(f"{head}: none.")
                 continue
             lines.append(f"{head}:")
             for r in links[key]:
-                lines += _wrap(_ref_line(r, other), "  ", "    ")
+                lines += _wrap(_ref_line(r, code_info["code"], law["id"], key == "refers_to"), "  ", "    ")
     if links.get("topics") is not None:
         lines += _wrap("Topics: " + (", ".join(links["topics"]) + " (adjudicator topic NAME)"
                                      if links["topics"] else "none."), "", "  ")
@@ -204,7 +212,7 @@ def topic_text(topic: dict) -> str:
         lines.append("")
         lines += _wrap(f"{code['code']} -- {code['title']}", "", "  ")
         width = max(len(law["id"]) for law in code["laws"])
-        width = min(width, 8)
+        width = min(width, 10)
         for law in code["laws"]:
             if len(law["id"]) > width:
                 lines.append(f"  {law['id']}")

@@ -21,13 +21,15 @@ import sqlite3
 
 from . import laws, registry
 
-SCHEMA = 4                    # bump when the table layout or what goes into it changes
+SCHEMA = 6                    # the layout's version (this file's text is in the key as well)
 TOKENIZE = "porter unicode61 remove_diacritics 2"
-COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics", "topic_names")
-# bm25 weights per column (code, id and the topics' names are not indexed): the law's words and our summary count
+COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics", "topic_names", "game", "law")
+# bm25 weights per column (code, id, the topics' names and the law a row belongs to are not indexed): the law's words and our summary count
 # fully, a section heading is short and telling, the exceptions for other games count less, and
-# the topic words (ours, given to every law filed under the topic) count as the text.
-WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0, 0.0)
+# the topic words (ours, given to every law filed under the topic) count as the text, and the
+# game and the code's title (the same for every law of the code: "piquet", "French Boston") count
+# a little, for a question that names its game.
+WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0, 0.0, 2.0, 0.0)
 MARK = ("*", "*")
 PART = 0.5                    # what one word of a phrase counts for alone
 MEANS = 0.8                   # what a plain word counts for when found as the laws' word for it
@@ -36,7 +38,8 @@ MEANS = 0.8                   # what a plain word counts for when found as the l
 def _source_files() -> list[tuple[str, str]]:
     root = registry.rules_dir()
     files = [(c, os.path.join(root, registry.code_info(c)["laws"])) for c in laws.codes()]
-    files += [("topics", os.path.join(root, "topics.yaml")), ("synonyms", os.path.join(root, "synonyms.yaml"))]
+    files += [("topics", os.path.join(root, "topics.yaml")), ("synonyms", os.path.join(root, "synonyms.yaml")),
+              ("builder", os.path.abspath(__file__))]     # this file: how the index is built
     return files
 
 
@@ -65,6 +68,8 @@ def synonyms() -> dict:
 
 def _rows():
     for code in laws.codes():
+        info = registry.code_info(code)
+        game = f"{info['game'].replace('-', ' ')}. {info['title']}"
         for law in laws.book(code)["laws"]:
             text = law["text"]
             extra = [c["text"] for c in law.get("clauses") or [] if c["text"] not in text]
@@ -73,7 +78,14 @@ def _rows():
             words = [f"{laws.topics()['topics'][n]['title']}. {laws.topics()['topics'][n].get('words', '')}"
                      for n in names]
             yield (code, law["id"], law.get("section", ""), "\n".join([text] + extra),
-                   law.get("summary", ""), exceptions, "\n".join(words), " ".join(names))
+                   law.get("summary", ""), exceptions, "\n".join(words), " ".join(names), game, law["id"])
+            for c in law.get("clauses") or []:     # a clause is found by its own words too
+                ident = f"{law['id']}.{c['id']}"
+                names = [n for n in laws.topic_names() if ident in laws.topic_laws(n, code)]
+                words = [f"{laws.topics()['topics'][n]['title']}. {laws.topics()['topics'][n].get('words', '')}"
+                         for n in names]
+                yield (code, ident, law.get("section", ""), c["text"], "", "", "\n".join(words),
+                       " ".join(names), game, law["id"])
 
 
 def _stems(conn, *texts: str) -> list[list[tuple[str, str]]]:
@@ -100,7 +112,7 @@ def _temp_tables(conn) -> None:
 
 def build(conn) -> None:
     """Fill an empty database with the index of every code's laws and the synonym table."""
-    cols = ", ".join(c + (" UNINDEXED" if c in ("code", "id", "topic_names") else "") for c in COLUMNS)
+    cols = ", ".join(c + (" UNINDEXED" if c in ("code", "id", "topic_names", "law") else "") for c in COLUMNS)
     conn.execute(f"CREATE VIRTUAL TABLE laws USING fts5({cols}, tokenize='{TOKENIZE}')")
     conn.executemany(f"INSERT INTO laws VALUES ({', '.join('?' * len(COLUMNS))})", _rows())
     conn.execute("INSERT INTO laws(laws) VALUES ('optimize')")
@@ -109,11 +121,14 @@ def build(conn) -> None:
     conn.execute("CREATE TABLE stop (word TEXT PRIMARY KEY)")
     _temp_tables(conn)
     data = synonyms()
+    means = data.get("means") or {}
     pairs = []
     for group in data.get("same") or []:
         for a in group:
             pairs += [(a, b, 1.0) for b in group if b != a]
-    for word, terms in (data.get("means") or {}).items():
+            # what one word of the group means, each of the others means too ("said": as "say")
+            pairs += [(a, t, MEANS) for b in group if b != a for t in means.get(b, [])]
+    for word, terms in means.items():
         pairs += [(word, t, MEANS) for t in terms]
     keys = _stems(conn, *(a for a, _, _ in pairs))
     conn.executemany("INSERT INTO syn VALUES (?, ?, ?)",
@@ -210,9 +225,11 @@ def _fts(terms) -> str:
 def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> dict:
     """The laws matching the words, best first, each with a snippet of the words in context.
 
-    A law's score is the sum, over the question's words, of the best bm25 score of the word or
-    one of its synonyms in that law (times the synonym's weight): a law gains once for each thing
-    the question names, however many of that thing's names it uses.
+    A row's score is the sum, over the question's words, of the best bm25 score of the word or
+    one of its synonyms in that row (times the synonym's weight): a law gains once for each thing
+    the question names, however many of that thing's names it uses. A law has a row, and so has
+    each of its clauses; a law ranks by its best row, and a clause that ranks its law is named
+    ('17.I').
     """
     info: dict = {}
     if conn is None:
@@ -235,16 +252,27 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
         for rowid, s in best.items():
             score[rowid] = score.get(rowid, 0.0) + s
             matched[rowid] = matched.get(rowid, 0) + 1
-    top = sorted(score, key=lambda r: -score[r])[:limit]
-    if not top:
+    if not score:
         return out
+    # one result per law: its best row (the law's, or one of its clauses')
+    owner = dict(((r, (c, law)) for r, c, law in conn.execute(
+        f"SELECT rowid, code, law FROM laws WHERE rowid IN ({', '.join('?' * len(score))})", list(score))))
+    best_row: dict[tuple, int] = {}
+    for r in sorted(score, key=lambda r: -score[r]):
+        best_row.setdefault(owner[r], r)
+    top = list(best_row.values())[:limit]
     marks = f"'{MARK[0]}', '{MARK[1]}', '...', 18"
     rows = {r[0]: r[1:] for r in conn.execute(
         f"SELECT rowid, code, id, section, summary, topic_names, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
         f"snippet(laws, 5, {marks}) FROM laws WHERE laws MATCH ? AND rowid IN ({', '.join('?' * len(top))})",
         [_fts(t for g in groups for t, _ in g)] + top)}
+    summaries = {}
     for rank, rowid in enumerate(top, 1):
         c, lid, section, summary, names, s_text, s_sum, s_ex = rows[rowid]
+        if not summary:                              # a clause: its law's summary
+            law_id = owner[rowid][1]
+            summary = summaries.get((c, law_id)) or next(
+                (x["summary"] for x in laws.book(c)["laws"] if x["id"] == law_id), "")
         snippets = [("text", s_text), ("summary", s_sum), ("exceptions", s_ex)]
         where_, snip = max(snippets, key=lambda p: p[1].count(MARK[0]) // 2)
         if snip.count(MARK[0]) == 0:

