@@ -262,24 +262,47 @@ def _code_part(line: str) -> str:
     return line
 
 
+_CITE = re.compile(r'\bcite\(\s*([a-z]\w*)\s*,\s*"([^"]*)"\s*\)')
+
+
 def encoded_in(code: str, ident: str) -> list[dict]:
-    """The rule files citing the law (or a clause or exception of it): [{'file', 'lines', 'citations'}].
+    """The rule files citing the law (or a clause or exception of it): [{'file', 'lines',
+    'citations', 'through'}].
 
     A citation is a string in the rules ("24", "17.II"); comments (the law's words) do not count.
+    A rule shared by several codes (rules/whist/lead-out-of-turn.lp) cites whatever law the code
+    names with cite(Name,"24"): the shared file's lines using cite(Name,...) are listed too, with
+    'through' naming it.
     """
     root = registry.rules_dir()
-    out = []
-    for path in rule_files(code):
+    files = rule_files(code)
+    texts = {}
+    for path in files:
         with open(path, encoding="utf-8") as fh:
-            lines, cites = [], set()
-            for n, line in enumerate(fh, 1):
-                hit = {s for s in _STRING.findall(_code_part(line)) if _contains(s, ident) or _contains(ident, s)}
-                if hit:
-                    lines.append(n)
-                    cites |= hit
+            texts[path] = [_code_part(line) for line in fh]
+    out, names = [], []
+    for path in files:
+        lines, cites = [], set()
+        for n, line in enumerate(texts[path], 1):
+            hit = {s for s in _STRING.findall(line) if _contains(s, ident) or _contains(ident, s)}
+            if hit:
+                lines.append(n)
+                cites |= hit
+                names += [m.group(1) for m in _CITE.finditer(line) if m.group(2) in hit and m.group(1) not in names]
         if lines:
             out.append({"file": os.path.relpath(path, root).replace(os.sep, "/"), "lines": lines,
-                        "citations": sorted(cites)})
+                        "citations": sorted(cites), "through": None})
+    for path in files:
+        lines, through = set(), []
+        for name in names:
+            use = re.compile(rf"\bcite\(\s*{name}\s*,\s*[A-Z_]")
+            hit = {n for n, line in enumerate(texts[path], 1) if use.search(line)}
+            if hit:
+                lines |= hit
+                through.append(f"cite({name})")
+        if lines:
+            out.append({"file": os.path.relpath(path, root).replace(os.sep, "/"), "lines": sorted(lines),
+                        "citations": [], "through": ", ".join(through)})
     return out
 
 

@@ -158,6 +158,8 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
             lines.append("Encoded in:")
             for e in enc:
                 cites = "" if e["citations"] == [law["id"]] else f" (as {', '.join(e['citations'])})"
+                if e.get("through"):
+                    cites = f" (shared, through {e['through']})"
                 lines += _wrap(f"rules/{e['file']}, line{'s' if len(e['lines']) > 1 else ''} "
                                f"{', '.join(map(str, e['lines']))}{cites}", "  ", "    ")
     if "cases" in links:

@@ -308,3 +308,29 @@ def test_every_topic_reads_at_80_columns():
         r = run("topic", name)
         assert r.exit_code == 0, name
         assert not _too_wide(r.stdout), name
+
+
+def test_a_shared_rule_file_is_found_through_cite(tmp_path, monkeypatch):
+    """A rule shared by several codes cites each code's law through cite(Name,"24")."""
+    rules = tmp_path / "rules"
+    shutil.copytree(registry.rules_dir(), rules, ignore=shutil.ignore_patterns("__pycache__"))
+    (rules / "whist" / "shared-test.lp").write_text(
+        '%! load-when: always\n% law "24" in a comment does not count\n'
+        'shared_offence(X,C) :- shared_event(X), cite(shared_thing,C).\n', encoding="utf-8")
+    code_dir = rules / "whist" / CODE
+    (code_dir / "shared-cite.lp").write_text('%! load-when: always\ncite(shared_thing,"24").\n', encoding="utf-8")
+    main_lp = code_dir / "main.lp"
+    main_lp.write_text(main_lp.read_text(encoding="utf-8") +
+                       '#include "../shared-test.lp".\n#include "shared-cite.lp".\n', encoding="utf-8")
+    monkeypatch.setattr(registry, "rules_dir", lambda: str(rules))
+    _clear()
+    try:
+        hits = {h["file"]: h for h in laws.encoded_in(CODE, "24")}
+        assert hits["whist/american-1893/shared-cite.lp"]["lines"] == [2]
+        assert hits["whist/shared-test.lp"] == {"file": "whist/shared-test.lp", "lines": [3], "citations": [],
+                                                 "through": "cite(shared_thing)"}
+        assert "whist/shared-test.lp" not in {h["file"] for h in laws.encoded_in(CODE, "25")}
+        out = run("law", CODE, "24").stdout
+        assert "rules/whist/shared-test.lp, line 3 (shared, through cite(shared_thing))" in out
+    finally:
+        _clear()
