@@ -367,7 +367,7 @@ def _entry(code: str, ident: str) -> dict:
     law, clause = lookup(code, ident)
     if clause:
         text = next(c["text"] for c in law["clauses"] if c["id"] == clause)
-        return {"id": ident, "section": law.get("section", ""), "summary": f"({clause}) {text}"}
+        return {"id": ident, "section": law.get("section", ""), "summary": text}
     return {"id": ident, "section": law.get("section", ""), "summary": law["summary"]}
 
 

@@ -171,8 +171,13 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
         else:
             shown = cases[:CASES_SHOWN]
             lines.append(f"Cases exercising it ({len(cases)}):")
+            folder = None
             for c in shown:
-                lines += textwrap.wrap(c["file"], WIDTH, initial_indent="  ", subsequent_indent="      ",
+                head, _, name = c["file"].rpartition("/")
+                if head != folder:
+                    folder = head
+                    lines.append(f"  {head}/")
+                lines += textwrap.wrap(name, WIDTH, initial_indent="    ", subsequent_indent="        ",
                                        break_on_hyphens=True)
             if len(cases) > len(shown):
                 lines.append(f"  ... and {len(cases) - len(shown)} more (--json lists them all).")
