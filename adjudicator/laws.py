@@ -173,7 +173,8 @@ def references(code: str) -> tuple[dict, ...]:
     law referred to ('to' is None when it cannot be resolved: tests/test_lookup.py requires none
     such). 'how' says how it was found: 'number' ("see Law 13", "Laws 41 and 43", "Rule 14") and
     'phrase' ("the same penalty as in case of a lead out of turn", through the topics of
-    rules/topics.yaml) are read in the text; 'stated' is a law's own `refers_to` in its laws.yaml
+    rules/topics.yaml, in the code's laws or, where it has none on the topic, in those of its
+    `base_code`) are read in the text; 'stated' is a law's own `refers_to` in its laws.yaml
     (an id of the same code, or {code, id, exception}: Foster's Boston paragraphs send the reader
     to the American laws), kept where the text's words did not already give it.
     """
@@ -191,9 +192,10 @@ def references(code: str) -> tuple[dict, ...]:
                                       "topic": None, "how": "number"})
             for rx, topic in phrases:
                 for m in rx.finditer(flat):
-                    targets = [t for t in topic_laws(topic, code) if not _contains(t, law["id"])]
-                    for t in targets if topic_laws(topic, code) else [None]:
-                        found.append({"in": where, "code": code, "to": t, "words": m.group(0),
+                    on = _topic_code(topic, code)
+                    targets = [t for t in topic_laws(topic, on) if not (on == code and _contains(t, law["id"]))]
+                    for t in targets if topic_laws(topic, on) else [None]:
+                        found.append({"in": where, "code": on, "to": t, "words": m.group(0),
                                       "topic": topic, "how": "phrase"})
         for ref in law.get("refers_to") or []:
             ref = ref if isinstance(ref, dict) else {"id": ref}
@@ -204,6 +206,16 @@ def references(code: str) -> tuple[dict, ...]:
                               "words": "", "topic": None, "how": "stated"})
         out += [{"from": law["id"], **f} for f in found]
     return tuple(out)
+
+
+def _topic_code(topic: str, code: str) -> str:
+    """The code whose laws on a topic a phrase of this code refers to: its own, or, where it has
+    none, those of the code it is based on (`base_code`: Dummy's laws are whist's, with exceptions)."""
+    seen = {code}
+    while not topic_laws(topic, code) and book(code).get("base_code") and book(code)["base_code"] not in seen:
+        code = book(code)["base_code"]
+        seen.add(code)
+    return code
 
 
 def _resolves(ref: dict) -> bool:
