@@ -218,6 +218,12 @@ def plan(conn, words: str) -> list[list[tuple[str, float]]]:
     return groups
 
 
+def _marked(snippet: str) -> set[str]:
+    """The different words marked in a snippet (plural or not)."""
+    parts = snippet.split(MARK[0])
+    return {w.lower().rstrip("s") for w in parts[1::2]}
+
+
 def _fts(terms) -> str:
     return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
 
@@ -261,7 +267,7 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
     for r in sorted(score, key=lambda r: -score[r]):
         best_row.setdefault(owner[r], r)
     top = list(best_row.values())[:limit]
-    marks = f"'{MARK[0]}', '{MARK[1]}', '...', 18"
+    marks = f"'{MARK[0]}', '{MARK[1]}', '...', 24"
     rows = {r[0]: r[1:] for r in conn.execute(
         f"SELECT rowid, code, id, section, summary, topic_names, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
         f"snippet(laws, 5, {marks}) FROM laws WHERE laws MATCH ? AND rowid IN ({', '.join('?' * len(top))})",
@@ -273,9 +279,10 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
             law_id = owner[rowid][1]
             summary = summaries.get((c, law_id)) or next(
                 (x["summary"] for x in laws.book(c)["laws"] if x["id"] == law_id), "")
+        # the snippet showing the most different words found: the law's own words first
         snippets = [("text", s_text), ("summary", s_sum), ("exceptions", s_ex)]
-        where_, snip = max(snippets, key=lambda p: p[1].count(MARK[0]) // 2)
-        if snip.count(MARK[0]) == 0:
+        where_, snip = max(snippets, key=lambda p: len(_marked(p[1])))
+        if not _marked(snip):
             where_, snip = "text", s_text
         out["results"].append({
             "rank": rank, "code": c, "id": lid, "section": section, "summary": summary,
