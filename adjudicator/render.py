@@ -149,38 +149,23 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
         lines += _wrap("Topics: " + (", ".join(links["topics"]) + " (adjudicator topic NAME)"
                                      if links["topics"] else "none."), "", "  ")
     if "encoded_in" in links:
-        enc = links["encoded_in"]
-        if enc is None:
-            lines.append("Encoded in: not yet (this code has its law texts only).")
-        elif not enc:
-            lines.append("Encoded in: no rule file cites it.")
-        else:
-            lines.append("Encoded in:")
-            for e in enc:
-                cites = "" if e["citations"] == [law["id"]] else f" (as {', '.join(e['citations'])})"
-                if e.get("through"):
-                    cites = f" (shared, through {e['through']})"
-                lines += _wrap(f"rules/{e['file']}, line{'s' if len(e['lines']) > 1 else ''} "
-                               f"{', '.join(map(str, e['lines']))}{cites}", "  ", "    ")
+        lines += _listing("Encoded in", links["encoded_in"], "not yet (this code has its law texts only).",
+                          "no rule file cites it.", lambda e: _encoding_lines(e, law["id"]))
     if "cases" in links:
         cases = links["cases"]
-        if cases is None:
-            lines.append("Cases: not available (installed package).")
-        elif not cases:
-            lines.append("Cases: none exercise it.")
-        else:
-            shown = cases[:CASES_SHOWN]
-            lines.append(f"Cases exercising it ({len(cases)}):")
+        lines += _listing("Cases" if not cases else f"Cases exercising it ({len(cases)})", cases,
+                          "not available (installed package).", "none exercise it.", None)
+        if cases:
             folder = None
-            for c in shown:
+            for c in cases[:CASES_SHOWN]:
                 head, _, name = c["file"].rpartition("/")
                 if head != folder:
                     folder = head
                     lines.append(f"  {head}/")
                 lines += textwrap.wrap(name, WIDTH, initial_indent="    ", subsequent_indent="        ",
                                        break_on_hyphens=True)
-            if len(cases) > len(shown):
-                lines.append(f"  ... and {len(cases) - len(shown)} more (--json lists them all).")
+            if len(cases) > CASES_SHOWN:
+                lines.append(f"  ... and {len(cases) - CASES_SHOWN} more (--json lists them all).")
     src = code_info.get("source") or {}
     if src:
         lines.append("")
@@ -191,6 +176,26 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
 
 
 CASES_SHOWN = 10
+
+
+def _listing(head: str, items, absent: str, empty: str, item_lines) -> list[str]:
+    """A heading and its items; or, on one line, why there are none (None: not available)."""
+    if items is None:
+        return [f"{head}: {absent}"]
+    if not items:
+        return [f"{head}: {empty}"]
+    lines = [f"{head}:"]
+    for item in items if item_lines else []:
+        lines += item_lines(item)
+    return lines
+
+
+def _encoding_lines(e: dict, law_id: str) -> list[str]:
+    cites = "" if e["citations"] == [law_id] else f" (as {', '.join(e['citations'])})"
+    if e.get("through"):
+        cites = f" (shared, through {e['through']})"
+    return _wrap(f"rules/{e['file']}, line{'s' if len(e['lines']) > 1 else ''} "
+                 f"{', '.join(map(str, e['lines']))}{cites}", "  ", "    ")
 
 
 def search_text(result: dict) -> str:
