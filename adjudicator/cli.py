@@ -4,6 +4,8 @@
     adjudicator check [PATH...]
     adjudicator compare FILE [--codes A,B] [--json]
     adjudicator law CODE NUMBER [--json]
+    adjudicator search WORDS... [--code CODE] [--limit N] [--json]
+    adjudicator topic [NAME] [--json]
     adjudicator codes [--json]
     adjudicator remedies [--json]
 
@@ -180,20 +182,93 @@ def check(ctx, paths, quiet):
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def law(ctx, code, number, as_json):
-    """Print law NUMBER of CODE (e.g. `adjudicator law american-1893 24`, or 17.II)."""
+    """Print law NUMBER of CODE (e.g. `adjudicator law american-1893 24`, 17.II, 24.boston).
+
+    With its exceptions for other games, the laws it refers to and that refer to it, its topics,
+    and, for a code encoded as rules, the rule files citing it and the cases exercising it.
+    """
     def go():
         import json
         from . import laws, registry, render
         info = dict(registry.code_info(code))
         book = laws.book(code)
         info["source"] = book.get("source", {})
-        entry, clause = laws.lookup(code, number)
+        entry, clause, exception = laws.find(code, number)
+        ident = exception or (f"{entry['id']}.{clause}" if clause else entry["id"])
+        encoded = registry.encoded(code)
+        links = {"exception": exception,
+                 "refers_to": laws.refers_to(code, ident),
+                 "referred_by": laws.referred_by(code, ident),
+                 "topics": laws.topics_of(code, ident),
+                 "encoded_in": laws.encoded_in(code, ident) if encoded else None}
+        if encoded:
+            links["cases"] = laws.exercised_by(code, ident)
         if as_json:
-            click.echo(json.dumps({"code": code, "clause": clause, **entry}, indent=2, ensure_ascii=False))
+            click.echo(json.dumps({"code": code, "clause": clause, **entry, **links, "encoded": encoded,
+                                   "cases": links.get("cases"),
+                                   "cases_available": encoded and links["cases"] is not None,
+                                   "source": info["source"]}, indent=2, ensure_ascii=False))
         else:
-            click.echo(render.law_text(info, entry, clause))
+            click.echo(render.law_text(info, entry, clause, links))
         return 0
     _run(ctx.obj["debug"], go)
+
+
+@main.command()
+@click.argument("words", nargs=-1, required=True)
+@click.option("--code", help="Search only this code's laws (`adjudicator codes` lists them).")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 500), help="How many laws to show.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def search(ctx, words, code, limit, as_json):
+    """Find the laws of every code on WORDS, best first, with the words found in context.
+
+    Plain words do: `adjudicator search card dropped on the floor`. Inflections and old
+    spellings match (revoking / revoke, honors / honours, jack / knave).
+    """
+    def go():
+        import json
+        from . import laws, registry, render
+        from . import search as searching
+        from .errors import InputError
+        if code:
+            registry.code_info(code)
+            if code not in laws.codes():
+                raise InputError(f"code '{code}' has no law texts", file="adjudicator search",
+                                 hint="`adjudicator codes` lists the codes")
+        result = searching.search(" ".join(words), code=code, limit=limit)
+        if not result["groups"]:
+            raise InputError(f"nothing to search for in '{' '.join(words)}': only common words",
+                             file="adjudicator search", hint="name the thing: `adjudicator search lead out of turn`")
+        if as_json:
+            click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        else:
+            click.echo(render.search_text(result), nl=False)
+        return 0
+    _run(ctx.obj["debug"], go, as_json)
+
+
+@main.command()
+@click.argument("name", nargs=-1)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def topic(ctx, name, as_json):
+    """List the laws of every code on topic NAME side by side (no NAME: list the topics).
+
+    E.g. `adjudicator topic revoke`, `adjudicator topic lead out of turn`.
+    """
+    def go():
+        import json
+        from . import laws, render
+        if not name:
+            rows = laws.topic_list()
+            click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else render.topics_text(rows),
+                       nl=as_json)
+            return 0
+        t = laws.topic(laws.resolve_topic(" ".join(name)))
+        click.echo(json.dumps(t, indent=2, ensure_ascii=False) if as_json else render.topic_text(t), nl=as_json)
+        return 0
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 
 import yaml
 
@@ -49,3 +50,373 @@ def citations(code: str) -> set[str]:
         for c in law.get("clauses", []):
             out.add(f"{law['id']}.{c['id']}")
     return out
+
+
+# --- The lookup: every code's laws, their cross-references, where they are encoded and exercised.
+
+def codes() -> list[str]:
+    """Every code that carries law texts (encoded or not), in the order of rules/codes.yaml."""
+    return [c["code"] for c in registry.all_codes() if c.get("laws")]
+
+
+def law_ids(code: str) -> list[str]:
+    return [law["id"] for law in book(code)["laws"]]
+
+
+def find(code: str, ident: str) -> tuple[dict, str | None, str | None]:
+    """The law with this id; the clause asked for ('17.II'); the exception asked for ('24.boston')."""
+    head, _, tail = ident.strip().rpartition(".")
+    laws = {law["id"]: law for law in book(code)["laws"]}
+    if head in laws and ident.strip() not in laws:
+        for ex in laws[head].get("exceptions") or []:
+            if ex["id"] == ident.strip():
+                return laws[head], None, ex["id"]
+    law, clause = lookup(code, ident)
+    return law, clause, None
+
+
+def _contains(citation: str, ident: str) -> bool:
+    """Whether a citation ('17.II', '24.boston') falls under the id asked for ('17', or '17.II')."""
+    return citation == ident or citation.startswith(ident + ".")
+
+
+@functools.cache
+def topics() -> dict:
+    """rules/topics.yaml: the concordance of topics across codes, and the phrases that refer to one."""
+    with open(os.path.join(registry.rules_dir(), "topics.yaml"), encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_Loader)
+
+
+def topic_laws(name: str, code: str) -> list[str]:
+    return [str(i) for i in (topics()["topics"].get(name, {}).get("laws") or {}).get(code) or []]
+
+
+@functools.cache
+def _topic_index(code: str) -> tuple[dict, dict]:
+    """Which topics list each id exactly, and which list a law or any clause of it."""
+    exact: dict[str, list[str]] = {}
+    under: dict[str, list[str]] = {}
+    for name in topics()["topics"]:
+        for i in topic_laws(name, code):
+            exact.setdefault(i, []).append(name)
+            law = _law_of(code, i)
+            if name not in under.setdefault(law, []):
+                under[law].append(name)
+    return exact, under
+
+
+def _law_of(code: str, ident: str) -> str:
+    """The law an id belongs to: itself for a law, '17' for '17.II' or '24.boston'."""
+    ids = set(law_ids(code))
+    while ident not in ids and "." in ident:
+        ident = ident.rpartition(".")[0]
+    return ident
+
+
+def topics_of(code: str, ident: str) -> list[str]:
+    """The topics of a law (those listing it or one of its clauses), or of a clause or exception
+    (those listing it, or its law as a whole)."""
+    exact, under = _topic_index(code)
+    law = _law_of(code, ident)
+    if law == ident:
+        return list(under.get(law, []))
+    names = set(exact.get(ident, [])) | set(exact.get(law, []))
+    return [n for n in topics()["topics"] if n in names]
+
+
+# "Law 13", "see Law 72", "Laws 41 and 43", "Rule 14", "Laws 41 to 43": the numbers referred to.
+_REF = re.compile(r"(?:\b|(?<=see))(?:laws?|rules?)\s+(\d+(?:\s*(?:,\s*(?:and\s+|or\s+)?|and|or|&|to|-|–)\s*\d+)*)\b",
+                  re.I)
+
+
+def _numbers(group: str) -> list[int]:
+    out: list[int] = []
+    parts = re.split(r"\s*(,|and|or|&|to|-|–)\s*", group)
+    nums, seps = parts[0::2], [""] + parts[1::2]
+    for sep, n in zip(seps, nums):
+        if not n.strip().isdigit():
+            continue
+        if sep in ("to", "-", "–") and out and out[-1] < int(n):
+            out += range(out[-1] + 1, int(n) + 1)
+        else:
+            out.append(int(n))
+    return out
+
+
+def _resolve_number(code: str, n: int) -> str | None:
+    """The law a number refers to: the law with that id, or else the one id ending in '.n' or '-n'."""
+    ids = law_ids(code)
+    if str(n) in ids:
+        return str(n)
+    near = [i for i in ids if re.search(rf"[.\-]{n}$", i)]
+    return near[0] if len(near) == 1 else None
+
+
+def _parts(law: dict):
+    """The texts of a law that may refer to others, each with its id: the law's paragraphs (a
+    clause's paragraph, 'I. ...', as the clause: '17.I'), clauses not in its text, its exceptions."""
+    clauses = {c["id"] for c in law.get("clauses") or []}
+    for para in law["text"].split("\n"):
+        head = para.split(". ", 1)[0]
+        yield (f"{law['id']}.{head}" if head in clauses else law["id"]), para
+    for c in law.get("clauses") or []:
+        if c["text"] not in law["text"]:
+            yield f"{law['id']}.{c['id']}", c["text"]
+    for ex in law.get("exceptions") or []:
+        yield ex["id"], ex["text"]
+
+
+@functools.cache
+def references(code: str) -> tuple[dict, ...]:
+    """The explicit references of a code's laws: each {'from', 'in', 'code', 'to', 'words', 'topic',
+    'how'}.
+
+    'in' is the paragraph holding the words (the law, a clause, an exception); 'code' and 'to' the
+    law referred to ('to' is None when it cannot be resolved: tests/test_lookup.py requires none
+    such). 'how' says how it was found: 'number' ("see Law 13", "Laws 41 and 43", "Rule 14") and
+    'phrase' ("the same penalty as in case of a lead out of turn", through the topics of
+    rules/topics.yaml, in the code's laws or, where it has none on the topic, in those of its
+    `base_code`) are read in the text; 'stated' is a law's own `refers_to` in its laws.yaml
+    (an id of the same code, or {code, id, exception}: Foster's Boston paragraphs send the reader
+    to the American laws), kept where the text's words did not already give it.
+    """
+    phrases = [(re.compile(p["pattern"], re.I), p["topic"]) for p in topics().get("references") or []]
+    out = []
+    for law in book(code)["laws"]:
+        found = []
+        for where, text in _parts(law):
+            flat = " ".join(text.split())
+            for m in _REF.finditer(flat):
+                for n in _numbers(m.group(1)):
+                    target = _resolve_number(code, n)
+                    if target != law["id"]:
+                        found.append({"in": where, "code": code, "to": target, "words": m.group(0),
+                                      "topic": None, "how": "number"})
+            for rx, topic in phrases:
+                for m in rx.finditer(flat):
+                    on = _topic_code(topic, code)
+                    targets = [t for t in topic_laws(topic, on) if not (on == code and _contains(t, law["id"]))]
+                    for t in targets if topic_laws(topic, on) else [None]:
+                        found.append({"in": where, "code": on, "to": t, "words": m.group(0),
+                                      "topic": topic, "how": "phrase"})
+        for ref in law.get("refers_to") or []:
+            ref = ref if isinstance(ref, dict) else {"id": ref}
+            target_code = ref.get("code") or code
+            target = str(ref.get("exception") or ref["id"])
+            if not any(f["code"] == target_code and f["to"] and _contains(target, f["to"]) for f in found):
+                found.append({"in": law["id"], "code": target_code, "to": target,
+                              "words": "", "topic": None, "how": "stated"})
+        out += [{"from": law["id"], **f} for f in found]
+    return tuple(out)
+
+
+def _topic_code(topic: str, code: str) -> str:
+    """The code whose laws on a topic a phrase of this code refers to: its own, or, where it has
+    none, those of the code it is based on (`base_code`: Dummy's laws are whist's, with exceptions)."""
+    seen = {code}
+    while not topic_laws(topic, code) and book(code).get("base_code") and book(code)["base_code"] not in seen:
+        code = book(code)["base_code"]
+        seen.add(code)
+    return code
+
+
+def _resolves(ref: dict) -> bool:
+    """Whether a reference lands on a law, clause or exception of the code it names."""
+    if ref["to"] is None or ref["code"] not in codes():
+        return False
+    law = _law_of(ref["code"], ref["to"])
+    if law not in law_ids(ref["code"]):
+        return False
+    entry = next(x for x in book(ref["code"])["laws"] if x["id"] == law)
+    return ref["to"] == law or ref["to"] in {f"{law}.{c['id']}" for c in entry.get("clauses") or []} | \
+        {ex["id"] for ex in entry.get("exceptions") or []}
+
+
+def refers_to(code: str, ident: str) -> list[dict]:
+    return [r for r in references(code) if _contains(r["in"], ident) or _contains(ident, r["in"])]
+
+
+def referred_by(code: str, ident: str) -> list[dict]:
+    """The references, from the laws of every code, that land on this law (or a clause or exception
+    of it, or, for a clause, on its law as a whole)."""
+    return [{**r, "from_code": c} for c in codes() for r in references(c)
+            if r["code"] == code and r["to"] and (_contains(r["to"], ident) or _contains(ident, r["to"]))]
+
+
+_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def rule_files(code: str) -> list[str]:
+    """The rule files of an encoded code: its entry file's includes, followed through entry files."""
+    if not registry.encoded(code):
+        return []
+    out: list[str] = []
+
+    def walk(path):
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        for rel in _INCLUDE.findall(text):
+            p = os.path.normpath(os.path.join(os.path.dirname(path), rel))
+            if p not in out:
+                out.append(p)
+                walk(p)
+    walk(os.path.join(registry.rules_dir(), registry.code_info(code)["rules"]))
+    return out
+
+
+def _code_part(line: str) -> str:
+    """A line of a rule file without its comment (a % outside a string)."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "%" and not quoted:
+            return line[:i]
+    return line
+
+
+_CITE = re.compile(r'\bcite\(\s*([a-z]\w*)\s*,\s*"([^"]*)"\s*\)')
+
+
+def encoded_in(code: str, ident: str) -> list[dict]:
+    """The rule files citing the law (or a clause or exception of it): [{'file', 'lines',
+    'citations', 'through'}].
+
+    A citation is a string in the rules ("24", "17.II"); comments (the law's words) do not count.
+    A rule shared by several codes (rules/whist/lead-out-of-turn.lp) cites whatever law the code
+    names with cite(Name,"24"): the shared file's lines using cite(Name,...) are listed too, with
+    'through' naming it.
+    """
+    root = registry.rules_dir()
+    files = rule_files(code)
+    texts = {}
+    for path in files:
+        with open(path, encoding="utf-8") as fh:
+            texts[path] = [_code_part(line) for line in fh]
+    out, names = [], []
+    for path in files:
+        lines, cites = [], set()
+        for n, line in enumerate(texts[path], 1):
+            hit = {s for s in _STRING.findall(line) if _contains(s, ident) or _contains(ident, s)}
+            if hit:
+                lines.append(n)
+                cites |= hit
+                names += [m.group(1) for m in _CITE.finditer(line) if m.group(2) in hit and m.group(1) not in names]
+        if lines:
+            out.append({"file": os.path.relpath(path, root).replace(os.sep, "/"), "lines": lines,
+                        "citations": sorted(cites), "through": None})
+    for path in files:
+        lines, through = set(), []
+        for name in names:
+            use = re.compile(rf"\bcite\(\s*{name}\s*,\s*[A-Z_]")
+            hit = {n for n, line in enumerate(texts[path], 1) if use.search(line)}
+            if hit:
+                lines |= hit
+                through.append(f"cite({name})")
+        if lines:
+            out.append({"file": os.path.relpath(path, root).replace(os.sep, "/"), "lines": sorted(lines),
+                        "citations": [], "through": ", ".join(through)})
+    return out
+
+
+def cases_dir() -> str | None:
+    """The repository's cases/ folder, or None when running from an installed package.
+
+    ADJUDICATOR_CASES names it; otherwise it is found beside the rules when the package runs from a
+    checkout (an editable install, or the source tree on the path), or in the current directory
+    when that is a checkout.
+    """
+    env = os.environ.get("ADJUDICATOR_CASES")
+    if env is not None:
+        return env if env and os.path.isdir(env) else None
+    here = os.path.dirname(os.path.abspath(__file__))
+    for root in (os.path.dirname(registry.rules_dir()), os.path.dirname(here), os.getcwd()):
+        cand = os.path.join(root, "cases")
+        if os.path.isdir(cand) and os.path.isfile(os.path.join(root, "rules", "codes.yaml")):
+            return cand
+    return None
+
+
+def exercised_by(code: str, ident: str) -> list[dict] | None:
+    """The case files whose expected rulings cite the law: [{'file', 'name', 'citations'}], or None
+    when the cases are not available (an installed package carries none)."""
+    folder = cases_dir()
+    if folder is None:
+        return None
+    import glob
+    word = re.compile(rf"(?<![\w.]){re.escape(ident.split('.')[0])}(?![\w])")
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "**", "*.yaml"), recursive=True)):
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if not word.search(text):      # most files cannot cite it: skip parsing them
+            continue
+        try:
+            data = yaml.load(text, Loader=_Loader)
+        except yaml.YAMLError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        game = data.get("game")
+        case_code = data.get("code") or (registry.default_code(game) if game in registry.games() else None)
+        if case_code != code:
+            continue
+        cites = set()
+        for r in (data.get("expected") or {}).get("rulings") or []:
+            cites |= {str(x) for x in r.get("laws") or []}
+            for m in r.get("may_not_exact") or []:
+                if isinstance(m, dict):
+                    cites |= {str(x) for x in m.get("laws") or []}
+        hit = sorted(c for c in cites if _contains(c, ident) or _contains(ident, c))
+        if hit:
+            out.append({"file": os.path.relpath(path, os.path.dirname(folder)).replace(os.sep, "/"),
+                        "name": data.get("name", ""), "citations": hit})
+    return out
+
+
+def _entry(code: str, ident: str) -> dict:
+    """A law or clause of the concordance, with one line to say what it holds: our summary of the
+    law, or the words of the clause."""
+    law, clause = lookup(code, ident)
+    if clause:
+        text = next(c["text"] for c in law["clauses"] if c["id"] == clause)
+        return {"id": ident, "section": law.get("section", ""), "summary": text}
+    return {"id": ident, "section": law.get("section", ""), "summary": law["summary"]}
+
+
+def topic_names() -> list[str]:
+    return list(topics()["topics"])
+
+
+def resolve_topic(words: str) -> str:
+    """The topic named (its name, or its name with spaces for hyphens), or a clear error."""
+    name = "-".join(words.lower().replace("_", " ").replace("-", " ").split())
+    names = topic_names()
+    if name in names:
+        return name
+    import difflib
+    near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    near += [n for n in names if n not in near and name.replace("-", " ") in
+             f"{topics()['topics'][n]['title']} {topics()['topics'][n].get('words', '')}".lower()][:5 - len(near)]
+    raise InputError(f"no topic '{words}'", file="adjudicator topic",
+                     hint=(f"did you mean {', '.join(near)}? " if near else "") + "`adjudicator topic` lists them")
+
+
+def topic(name: str) -> dict:
+    """A topic of the concordance: its laws in every code that has any, in the order of codes.yaml."""
+    t = topics()["topics"][name]
+    out = {"name": name, "title": t["title"], "words": t.get("words", ""), "codes": [], "not_covered": []}
+    for code in codes():
+        ids = topic_laws(name, code)
+        if ids:
+            out["codes"].append({"code": code, "title": registry.code_info(code)["title"],
+                                 "laws": [_entry(code, i) for i in ids]})
+        else:
+            out["not_covered"].append(code)
+    return out
+
+
+def topic_list() -> list[dict]:
+    return [{"name": n, "title": t["title"], "codes": [c for c in codes() if topic_laws(n, c)]}
+            for n, t in topics()["topics"].items()]

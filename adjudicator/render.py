@@ -74,34 +74,181 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _ref_line(r: dict, code: str, law_id: str, outgoing: bool) -> str:
+    """One reference: the law at the other end (its code too, if another), the paragraph holding
+    the words when it is a clause or exception, and the words themselves."""
+    other_code = r["code"] if outgoing else r.get("from_code", code)
+    law = r["to"] if outgoing else r["from"]
+    name = ("" if other_code == code else f"{other_code} ") + f"law {law or '?'}"
+    inside = f" (in {r['in']})" if r["in"] != r["from"] else ""
+    words = f": \u201c{r['words']}\u201d" if r["words"] else " (a reference noted with the text)"
+    topic = f", topic {r['topic']}" if r.get("topic") else ""
+    if outgoing:
+        return name + words + inside + topic
+    onto = f", to {r['to']}" if r["to"] != law_id else ""
+    return name + inside + words + onto + topic
+
+
 def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None = None) -> str:
+    """A law as the referee reads it: heading, text (the clause or exception asked for marked
+    '> '), exceptions for other games, our summary, notes on the text, and, given `links`
+    (laws.py), its references both ways, its topics, where it is encoded and which cases exercise
+    it; then the source."""
+    links = links or {}
     lines: list[str] = []
     title = f"{code_info['title']}, law {law['id']}"
     if law.get("section"):
         title += f" -- {law['section']}"
     lines += _wrap(title, "", "  ")
     lines.append("")
+    if law.get("games"):
+        lines += _wrap(f"For {', '.join(law['games'])} only.", "  ", "    ")
     for para in law["text"].split("\n"):
         mark = ""
         if clause and para.startswith(f"{clause}. "):
             mark = "> "
-        lines += _wrap(para, "  " + mark, "    ")
+        lines += _wrap(para, "  " + mark, "    " + " " * len(mark))
+    missing = [c for c in law.get("clauses") or [] if c["text"] not in law["text"]]
+    if missing:
+        lines.append("")
+        lines.append("Clauses:")
+        for c in missing:
+            mark = "> " if clause == c["id"] else ""
+            lines += _wrap(f"{c['id']}. {c['text']}", "  " + mark, "    " + " " * len(mark))
     if law.get("exceptions"):
         lines.append("")
         lines.append("Exceptions inserted for other games:")
         for ex in law["exceptions"]:
-            lines += _wrap(f"[{ex['id']}] {ex['text']}", "  ", "    ")
+            mark = "> " if links.get("exception") == ex["id"] else ""
+            lines += _wrap(f"[{ex['id']}] {ex['text']}", "  " + mark, "    " + " " * len(mark))
     lines.append("")
     lines += _wrap(f"In short: {law['summary']}", "", "  ")
-    if law.get("refers_to"):
+    if law.get("refers_to") and "refers_to" not in links:
         refs = "; ".join(f"{r['code']} law {r['id']}" + (f" ({r['exception']})" if r.get("exception") else "")
-                         for r in law["refers_to"])
+                         if isinstance(r, dict) else f"law {r}" for r in law["refers_to"])
         lines += _wrap(f"Refers to: {refs}.", "", "  ")
     if law.get("adjudication"):
         why = f" -- {law['reason']}" if law.get("reason") else ""
         lines += _wrap(f"Nothing to adjudicate{why}.", "", "  ")
+    notes = list(law.get("notes") or []) + [f"[{ex['id']}] {ex['note']}" for ex in law.get("exceptions") or []
+                                            if ex.get("note")]
+    if notes and links.get("notes", True):
+        lines.append("Notes on the text:")
+        for n in notes:
+            lines += _wrap(n, "  - ", "    ")
+    if "refers_to" in links:
+        lines.append("")
+        for head, key in (("Refers to", "refers_to"), ("Referred to by", "referred_by")):
+            if not links[key]:
+                lines.append(f"{head}: none.")
+                continue
+            lines.append(f"{head}:")
+            for r in links[key]:
+                lines += _wrap(_ref_line(r, code_info["code"], law["id"], key == "refers_to"), "  ", "    ")
+    if links.get("topics") is not None:
+        lines += _wrap("Topics: " + (", ".join(links["topics"]) + " (adjudicator topic NAME)"
+                                     if links["topics"] else "none."), "", "  ")
+    if "encoded_in" in links:
+        lines += _listing("Encoded in", links["encoded_in"], "not yet (this code has its law texts only).",
+                          "no rule file cites it.", lambda e: _encoding_lines(e, law["id"]))
+    if "cases" in links:
+        cases = links["cases"]
+        lines += _listing("Cases" if not cases else f"Cases exercising it ({len(cases)})", cases,
+                          "not available (installed package).", "none exercise it.", None)
+        if cases:
+            folder = None
+            for c in cases[:CASES_SHOWN]:
+                head, _, name = c["file"].rpartition("/")
+                if head != folder:
+                    folder = head
+                    lines.append(f"  {head}/")
+                lines += textwrap.wrap(name, WIDTH, initial_indent="    ", subsequent_indent="        ",
+                                       break_on_hyphens=True)
+            if len(cases) > CASES_SHOWN:
+                lines.append(f"  ... and {len(cases) - CASES_SHOWN} more (--json lists them all).")
     src = code_info.get("source") or {}
     if src:
-        lines += _wrap(f"Source: {src.get('author', '')}, {src.get('book', '')}, {src.get('edition', '')}; "
-                       f"{src.get('year', '')}.", "", "  ")
+        lines.append("")
+        lines += _wrap("Source: " + "; ".join(p for p in (
+            ", ".join(x for x in (src.get("author"), src.get("book"), src.get("edition")) if x),
+            src.get("year", "")) if p) + ".", "", "  ")
     return "\n".join(lines).rstrip() + "\n"
+
+
+CASES_SHOWN = 10
+
+
+def _listing(head: str, items, absent: str, empty: str, item_lines) -> list[str]:
+    """A heading and its items; or, on one line, why there are none (None: not available)."""
+    if items is None:
+        return [f"{head}: {absent}"]
+    if not items:
+        return [f"{head}: {empty}"]
+    lines = [f"{head}:"]
+    for item in items if item_lines else []:
+        lines += item_lines(item)
+    return lines
+
+
+def _encoding_lines(e: dict, law_id: str) -> list[str]:
+    cites = "" if e["citations"] == [law_id] else f" (as {', '.join(e['citations'])})"
+    if e.get("through"):
+        cites = f" (shared, through {e['through']})"
+    return _wrap(f"rules/{e['file']}, line{'s' if len(e['lines']) > 1 else ''} "
+                 f"{', '.join(map(str, e['lines']))}{cites}", "  ", "    ")
+
+
+def search_text(result: dict) -> str:
+    """Search results: rank, code and law, section, and the words found in context."""
+    lines: list[str] = []
+    if not result["results"]:
+        return f"No law matches \u201c{result['query']}\u201d.\n"
+    for r in result["results"]:
+        head = f"{r['rank']}. {r['code']}, law {r['id']}"
+        if r.get("section"):
+            head += f" -- {r['section']}"
+        pad = " " * len(f"{r['rank']}. ")
+        lines += _wrap(head, "", pad + "  ")
+        lines += _wrap(r["snippet"], pad, pad)
+    lines.append("")
+    lines.append("(*word*: a match.  `adjudicator law CODE ID` prints a law in full.)")
+    return "\n".join(lines) + "\n"
+
+
+def topic_text(topic: dict) -> str:
+    """One topic: its laws in every code, the code's name above its laws, each law's id beside
+    our one-sentence summary."""
+    lines: list[str] = []
+    lines += _wrap(f"{topic['name']} -- {topic['title']}", "", "  ")
+    for code in topic["codes"]:
+        lines.append("")
+        lines += _wrap(f"{code['code']} -- {code['title']}", "", "  ")
+        width = max(len(law["id"]) for law in code["laws"])
+        width = min(width, 10)
+        for law in code["laws"]:
+            if len(law["id"]) > width:
+                lines.append(f"  {law['id']}")
+                lines += _wrap(law["summary"], "  " + " " * (width + 2), "  " + " " * (width + 2))
+            else:
+                lines += _wrap(law["summary"], f"  {law['id']:<{width}}  ", "  " + " " * (width + 2))
+    if topic.get("not_covered"):
+        lines.append("")
+        lines += _wrap("Not filed under this topic: " + ", ".join(topic["not_covered"]) + ".", "", "  ")
+    return "\n".join(lines) + "\n"
+
+
+def topics_text(topics: list[dict]) -> str:
+    """The list of topics: name, title and the codes filed under each."""
+    lines: list[str] = []
+    width = max(len(t["name"]) for t in topics) + 2
+    width = min(width, 32)
+    for t in topics:
+        text = f"{t['title']} ({len(t['codes'])} code{'s' if len(t['codes']) != 1 else ''})"
+        if len(t["name"]) + 2 > width:
+            lines.append(t["name"])
+            lines += _wrap(text, " " * width, " " * width)
+        else:
+            lines += _wrap(text, f"{t['name']:<{width}}", " " * width)
+    lines.append("")
+    lines.append("`adjudicator topic NAME` lists the laws of every code on one topic.")
+    return "\n".join(lines) + "\n"

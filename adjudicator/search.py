@@ -1,0 +1,292 @@
+"""Full-text search over the laws of every code: SQLite FTS5, ranked by bm25.
+
+The index is built on first use from the law files (rules/*/laws.yaml, every code in
+rules/codes.yaml), rules/topics.yaml and rules/synonyms.yaml, and kept in the user's cache
+directory under a name holding a hash of those files: when any of them changes, the next search
+builds a new index (and removes the old). When the cache cannot be written the index is built in
+memory for the one command. Nothing binary is committed.
+
+One row per law: its section, text (with its clauses), our summary, the exceptions inserted for
+other games, and the words of the topics it is filed under (rules/topics.yaml). The porter
+tokenizer matches inflections (revoke, revoking, revoked); rules/synonyms.yaml matches old
+spellings and other words for the same thing (knave / jack, honours / honors, a card dropped on
+the floor / an exposed card). A question in plain words is reduced to its content words, each
+widened by its synonyms, and the laws matching most of them rank first (bm25 within a level).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+
+from . import laws, registry
+
+SCHEMA = 6                    # the layout's version (this file's text is in the key as well)
+TOKENIZE = "porter unicode61 remove_diacritics 2"
+COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics", "topic_names", "game", "law")
+# bm25 weights per column (code, id, the topics' names and the law a row belongs to are not indexed): the law's words and our summary count
+# fully, a section heading is short and telling, the exceptions for other games count less, and
+# the topic words (ours, given to every law filed under the topic) count as the text, and the
+# game and the code's title (the same for every law of the code: "piquet", "French Boston") count
+# a little, for a question that names its game.
+WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0, 0.0, 2.0, 0.0)
+MARK = ("*", "*")
+PART = 0.5                    # what one word of a phrase counts for alone
+MEANS = 0.8                   # what a plain word counts for when found as the laws' word for it
+
+
+def _source_files() -> list[tuple[str, str]]:
+    root = registry.rules_dir()
+    files = [(c, os.path.join(root, registry.code_info(c)["laws"])) for c in laws.codes()]
+    files += [("topics", os.path.join(root, "topics.yaml")), ("synonyms", os.path.join(root, "synonyms.yaml")),
+              ("builder", os.path.abspath(__file__))]     # this file: how the index is built
+    return files
+
+
+def _key() -> str:
+    h = hashlib.sha256(f"schema {SCHEMA} {sqlite3.sqlite_version}\n".encode())
+    for name, path in _source_files():
+        h.update(name.encode() + b"\0")
+        with open(path, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()[:20]
+
+
+def cache_dir() -> str:
+    """ADJUDICATOR_CACHE, else $XDG_CACHE_HOME/adjudicator, else ~/.cache/adjudicator."""
+    if os.environ.get("ADJUDICATOR_CACHE"):
+        return os.environ["ADJUDICATOR_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "adjudicator")
+
+
+def synonyms() -> dict:
+    import yaml
+    with open(os.path.join(registry.rules_dir(), "synonyms.yaml"), encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def _rows():
+    for code in laws.codes():
+        info = registry.code_info(code)
+        game = f"{info['game'].replace('-', ' ')}. {info['title']}"
+        for law in laws.book(code)["laws"]:
+            text = law["text"]
+            extra = [c["text"] for c in law.get("clauses") or [] if c["text"] not in text]
+            exceptions = "\n".join(ex["text"] for ex in law.get("exceptions") or [])
+            names = laws.topics_of(code, law["id"])
+            words = [f"{laws.topics()['topics'][n]['title']}. {laws.topics()['topics'][n].get('words', '')}"
+                     for n in names]
+            yield (code, law["id"], law.get("section", ""), "\n".join([text] + extra),
+                   law.get("summary", ""), exceptions, "\n".join(words), " ".join(names), game, law["id"])
+            for c in law.get("clauses") or []:     # a clause is found by its own words too
+                ident = f"{law['id']}.{c['id']}"
+                names = [n for n in laws.topic_names() if ident in laws.topic_laws(n, code)]
+                words = [f"{laws.topics()['topics'][n]['title']}. {laws.topics()['topics'][n].get('words', '')}"
+                         for n in names]
+                yield (code, ident, law.get("section", ""), c["text"], "", "", "\n".join(words),
+                       " ".join(names), game, law["id"])
+
+
+def _stems(conn, *texts: str) -> list[list[tuple[str, str]]]:
+    """The words of each text as the index sees them: [[(word, stem)], ...], in order."""
+    conn.execute("DELETE FROM temp.q_raw")
+    conn.execute("DELETE FROM temp.q_stem")
+    rows = list(enumerate(texts, 1))
+    conn.executemany("INSERT INTO temp.q_raw(rowid, t) VALUES (?, ?)", rows)
+    conn.executemany("INSERT INTO temp.q_stem(rowid, t) VALUES (?, ?)", rows)
+    raw = {(d, i): t for d, i, t in conn.execute("SELECT doc, offset, term FROM temp.q_raw_v")}
+    stem = {(d, i): t for d, i, t in conn.execute("SELECT doc, offset, term FROM temp.q_stem_v")}
+    out: list[list[tuple[str, str]]] = [[] for _ in texts]
+    for d, i in sorted(raw):
+        out[d - 1].append((raw[d, i], stem[d, i]))
+    return out
+
+
+def _temp_tables(conn) -> None:
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_raw USING fts5(t, tokenize='unicode61 remove_diacritics 2')")
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_stem USING fts5(t, tokenize='{TOKENIZE}')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_raw_v USING fts5vocab(temp, q_raw, instance)")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_stem_v USING fts5vocab(temp, q_stem, instance)")
+
+
+def build(conn) -> None:
+    """Fill an empty database with the index of every code's laws and the synonym table."""
+    cols = ", ".join(c + (" UNINDEXED" if c in ("code", "id", "topic_names", "law") else "") for c in COLUMNS)
+    conn.execute(f"CREATE VIRTUAL TABLE laws USING fts5({cols}, tokenize='{TOKENIZE}')")
+    conn.executemany(f"INSERT INTO laws VALUES ({', '.join('?' * len(COLUMNS))})", _rows())
+    conn.execute("INSERT INTO laws(laws) VALUES ('optimize')")
+    # The synonym table, keyed by the stems of the words (or phrases) a question may use.
+    conn.execute("CREATE TABLE syn (key TEXT, term TEXT, weight REAL)")
+    conn.execute("CREATE TABLE stop (word TEXT PRIMARY KEY)")
+    _temp_tables(conn)
+    data = synonyms()
+    means = data.get("means") or {}
+    pairs = []
+    for group in data.get("same") or []:
+        for a in group:
+            pairs += [(a, b, 1.0) for b in group if b != a]
+            # what one word of the group means, each of the others means too ("said": as "say")
+            pairs += [(a, t, MEANS) for b in group if b != a for t in means.get(b, [])]
+    for word, terms in means.items():
+        pairs += [(word, t, MEANS) for t in terms]
+    keys = _stems(conn, *(a for a, _, _ in pairs))
+    conn.executemany("INSERT INTO syn VALUES (?, ?, ?)",
+                     [(" ".join(s for _, s in k), b, w) for k, (_, b, w) in zip(keys, pairs)])
+    conn.executemany("INSERT OR IGNORE INTO stop VALUES (?)", [(w.lower(),) for w in (data.get("stopwords") or "").split()])
+    conn.execute("CREATE TABLE meta (key TEXT)")
+
+
+def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
+    """The index, built if need be. Returns the connection and how it was had (for --json)."""
+    import time
+    key = _key()
+    folder = cache_dir()
+    path = os.path.join(folder, f"laws-{key}.sqlite")
+    info = {"index": path, "built": False}
+    if os.path.exists(path) and not rebuild:
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            conn.execute("SELECT count(*) FROM meta").fetchone()
+            _temp_tables(conn)
+            return conn, info
+        except sqlite3.Error:
+            pass
+    t0 = time.perf_counter()
+    try:
+        os.makedirs(folder, exist_ok=True)
+        import tempfile
+        fd, tmp = tempfile.mkstemp(prefix=".laws-", suffix=".tmp", dir=folder)
+        os.close(fd)
+        try:
+            conn = sqlite3.connect(tmp)
+            build(conn)
+            conn.commit()
+            conn.close()
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        for name in os.listdir(folder):         # indexes of files that have since changed
+            if name.startswith("laws-") and name.endswith(".sqlite") and name != os.path.basename(path):
+                try:
+                    os.remove(os.path.join(folder, name))
+                except OSError:
+                    pass
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        _temp_tables(conn)
+    except (OSError, sqlite3.Error):
+        conn = sqlite3.connect(":memory:")      # the cache cannot be written: build for this run
+        build(conn)
+        info["index"] = ":memory:"
+    info["built"] = True
+    info["build_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+    return conn, info
+
+
+def plan(conn, words: str) -> list[list[tuple[str, float]]]:
+    """The question's content words, each with the words it may also be found as, and the weight
+    each counts for: [[(word, 1.0), (synonym, 1.0), (what the laws call it, MEANS), ...], ...].
+
+    A phrase of the synonym table ("face up", "follow suit") makes one group, in which its words
+    alone count for PART.
+    """
+    toks = _stems(conn, words)[0]
+    stop = {w for (w,) in conn.execute("SELECT word FROM stop")}
+    syn: dict[str, list[tuple[str, float]]] = {}
+    for k, t, w in conn.execute("SELECT key, term, weight FROM syn"):
+        syn.setdefault(k, []).append((t, w))
+    stems = [s for _, s in toks]
+    groups: list[list[tuple[str, float]]] = []
+    used: set[int] = set()
+    for k in sorted((k for k in syn if " " in k), key=lambda k: -len(k.split())):
+        n = len(k.split())
+        for i in range(len(stems) - n + 1):
+            span = set(range(i, i + n))
+            if " ".join(stems[i:i + n]) == k and not span & used:
+                used |= span
+                words_ = [toks[j] for j in sorted(span)]
+                groups.append([(" ".join(w for w, _ in words_), 1.0)] + syn[k] +
+                              [(w, PART) for w, _ in words_ if w not in stop and len(w) > 1])
+                break
+    seen = set()
+    for i, (word, stem) in enumerate(toks):
+        if i in used or word in stop or len(word) < 2 or stem in seen:
+            continue
+        seen.add(stem)
+        groups.append([(word, 1.0)] + syn.get(stem, []))
+    return groups
+
+
+def _marked(snippet: str) -> set[str]:
+    """The different words marked in a snippet (plural or not)."""
+    parts = snippet.split(MARK[0])
+    return {w.lower().rstrip("s") for w in parts[1::2]}
+
+
+def _fts(terms) -> str:
+    return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+
+
+def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> dict:
+    """The laws matching the words, best first, each with a snippet of the words in context.
+
+    A row's score is the sum, over the question's words, of the best bm25 score of the word or
+    one of its synonyms in that row (times the synonym's weight): a law gains once for each thing
+    the question names, however many of that thing's names it uses. A law has a row, and so has
+    each of its clauses; a law ranks by its best row, and a clause that ranks its law is named
+    ('17.I').
+    """
+    info: dict = {}
+    if conn is None:
+        conn, info = connect()
+    groups = plan(conn, words)
+    out = {"query": words, "groups": [[t for t, _ in g] for g in groups], "results": [], **info}
+    if not groups:
+        return out
+    where = "laws MATCH ?" + (" AND code = ?" if code else "")
+    args = [code] if code else []
+    weights = ", ".join(str(w) for w in WEIGHTS)
+    score: dict[int, float] = {}
+    matched: dict[int, int] = {}
+    for g in groups:
+        best: dict[int, float] = {}
+        for term, w in g:
+            for rowid, s in conn.execute(f"SELECT rowid, bm25(laws, {weights}) FROM laws WHERE {where}",
+                                         [_fts([term])] + args):
+                best[rowid] = max(best.get(rowid, 0.0), -s * w)
+        for rowid, s in best.items():
+            score[rowid] = score.get(rowid, 0.0) + s
+            matched[rowid] = matched.get(rowid, 0) + 1
+    if not score:
+        return out
+    # one result per law: its best row (the law's, or one of its clauses')
+    owner = dict(((r, (c, law)) for r, c, law in conn.execute(
+        f"SELECT rowid, code, law FROM laws WHERE rowid IN ({', '.join('?' * len(score))})", list(score))))
+    best_row: dict[tuple, int] = {}
+    for r in sorted(score, key=lambda r: -score[r]):
+        best_row.setdefault(owner[r], r)
+    top = list(best_row.values())[:limit]
+    marks = f"'{MARK[0]}', '{MARK[1]}', '...', 24"
+    rows = {r[0]: r[1:] for r in conn.execute(
+        f"SELECT rowid, code, id, section, summary, topic_names, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
+        f"snippet(laws, 5, {marks}) FROM laws WHERE laws MATCH ? AND rowid IN ({', '.join('?' * len(top))})",
+        [_fts(t for g in groups for t, _ in g)] + top)}
+    summaries = {}
+    for rank, rowid in enumerate(top, 1):
+        c, lid, section, summary, names, s_text, s_sum, s_ex = rows[rowid]
+        if not summary:                              # a clause: its law's summary
+            law_id = owner[rowid][1]
+            summary = summaries.get((c, law_id)) or next(
+                (x["summary"] for x in laws.book(c)["laws"] if x["id"] == law_id), "")
+        # the snippet showing the most different words found: the law's own words first
+        snippets = [("text", s_text), ("summary", s_sum), ("exceptions", s_ex)]
+        where_, snip = max(snippets, key=lambda p: len(_marked(p[1])))
+        if not _marked(snip):
+            where_, snip = "text", s_text
+        out["results"].append({
+            "rank": rank, "code": c, "id": lid, "section": section, "summary": summary,
+            "snippet": " ".join(snip.split()), "snippet_from": where_,
+            "matched": matched[rowid], "of": len(groups), "score": round(score[rowid], 3),
+            "topics": names.split()})
+    return out
