@@ -211,11 +211,13 @@ event("turn-and-quit", G, "The trick is turned face down and quitted.",
       "- turn-and-quit: {won-by: N}", ["18", "28", "37"])
 event("name-card", G, "A player names a card.", [BY, F("card", "card", "the card named", required=True)],
       "- name-card: {by: E, card: QH}", ["18", "20.V"])
-event("expose", G, "A card is exposed: dropped or faced, played with another, or seen by the holder's partner.",
+event("expose", G, "A card is exposed: dropped or faced, played with another, or seen by the holder's partner; "
+      "or it fell below the table, or was detached from the rest of the hand so that it could be named.",
       [BY,
        F("card", "cards", "the card or cards exposed"),
-       F("how", "text", "how (faced when omitted)",
-         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner"))],
+       F("how", "text", "how (faced when omitted); below-table: it fell on the floor or elsewhere below "
+         "the table; detached: drawn from the rest of the hand so that it could be named",
+         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner", "below-table", "detached"))],
       "- expose: {by: E, card: QH}", ["15", "20", "21"])
 event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
       "- ask-trump-suit: {by: N}", ["18"])
@@ -224,7 +226,9 @@ event("ask-partner", G, "A player asks his partner whether he has none of the su
              choices=("none", "has"))],
       "- ask-partner: {by: S, answer: none}", ["74"])
 event("call-attention", G, "Before his partner has played, a player calls attention to the trick or the score.",
-      [BY, F("to", "text", "to what", choices=("trick", "score"))],
+      [BY, F("to", "text", "to what", choices=("trick", "score")),
+       F("how", "text", "how: saying the trick is his, naming his card, or drawing his card toward him",
+         choices=("says-it-is-his", "names-his-card", "draws-his-card"))],
       "- call-attention: {by: N, to: trick}", ["35"])
 event("claim-rest", G, "A player says \"I can win the rest\", \"The rest are ours\", \"We have the game\" or the like.",
       [BY, F("words", "text", "what he said")],
@@ -245,6 +249,22 @@ event("wrong-number", G, "A player is found to have more or fewer cards than he 
        F("surplus", "int", "how many cards too many"),
        F("missing", "int", "how many cards too few")],
       "- wrong-number: {player: W, missing: 1}", ["17.IV", "19"])
+event("mix-into-trick", G,
+      "A card of the player's went, unnoticed, into a trick to which it does not belong: played with "
+      "another card to it, or mixed with it (his trump card, or any other) when it was gathered.",
+      [BY, F("card", "card", "the card, when it is known or matters"),
+       F("trick", "trick", "the trick it went into (the one in progress, or the last quitted, when omitted)")],
+      "- mix-into-trick: {by: E, card: 7H, trick: 3}", [])
+event("damaged-card", G, "A card is found torn or marked.",
+      [F("card", "cards", "the card or cards"),
+       F("how", "text", "torn or marked", choices=("torn", "marked"))],
+      "- damaged-card: {card: QS, how: torn}", [])
+event("bystander-remark", G,
+      "A bystander (one not playing) makes a remark that draws a player's attention to something.",
+      [F("bystander", "text", "the bystander's name, for the reader"),
+       F("about", "text", "what it drew attention to: an oversight affecting the score, or anything else",
+         required=True, choices=("score", "other"))],
+      "- bystander-remark: {bystander: Ellis, about: score}", [])
 event("end-of-hand", G, "The hand has been played out.",
       [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}")],
       "- end-of-hand: {tricks: {N-S: 8, E-W: 5}}", ["1", "30", "31"])
@@ -257,7 +277,7 @@ event("demand", G, "A player demands a penalty or exercises a right the laws giv
        F("suit", "suit", "the suit called"),
        F("card", "card", "the card called"),
        F("call", "text", "what the player is called upon to do",
-         choices=("highest", "lowest", "trump", "not-trump", "win", "not-win")),
+         choices=("highest", "lowest", "trump", "not-trump", "win", "not-win", "lose")),
        F("from", "seat", "the player the penalty is exacted from")],
       "- demand: {by: S, remedy: call-suit, suit: hearts}", ["39"])
 event("decline", G, "A player states that he does not exact a penalty (or exercise a right) open to him.",
