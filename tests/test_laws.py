@@ -50,6 +50,9 @@ def _exercised_by_cases(code):
         result = ruling.build(inc, engine.solve(inc))
         for r in result["rulings"] + result["findings"]:
             out |= set(r["laws"])
+        for r in result["rulings"]:
+            for m in r["may_not_exact"]:
+                out |= set(m["laws"])
     return out
 
 
