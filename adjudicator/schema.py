@@ -142,11 +142,16 @@ event("deal", G, "The deal begins.",
        F("pack", "text", "whose pack he dealt with", choices=("own", "adversaries")),
        F("uncut", "bool", "he dealt without having the pack cut")],
       "- deal: {by: W}", ["13", "16", "17.I"])
-event("deal-incorrectly", G, "The dealer deals a card incorrectly.", [BY_OPT_DEALER],
+event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
+      [BY_OPT_DEALER,
+       F("how", "text", "what the error was: two cards at once, two cards to the same hand, or any other "
+         "break in dealing one at a time in rotation from the dealer's left",
+         choices=("two-at-once", "same-hand", "out-of-rotation"))],
       "- deal-incorrectly: {}", ["17.II"])
 event("deal-another-card", G, "The dealer deals another card (after an error not yet corrected).",
       [BY_OPT_DEALER], "- deal-another-card: {}", ["17.II"])
-event("correct-deal", G, "The dealer corrects an error in dealing.", [BY_OPT_DEALER],
+event("correct-deal", G, "The dealer corrects an error in dealing.",
+      [BY_OPT_DEALER, F("cards-moved", "int", "how many cards he moved to put it right")],
       "- correct-deal: {}", ["17.II"])
 event("count-cards", G, "The dealer counts the cards.",
       [BY_OPT_DEALER, F("where", "text", "which cards", required=True, choices=("table", "remainder"))],
@@ -155,7 +160,8 @@ event("look-at-trump", G, "The dealer looks at the trump card.", [BY_OPT_DEALER]
       "- look-at-trump: {}", ["17.V"])
 event("turn-trump", G, "The last card is turned up for trump: the deal is complete.",
       [BY_OPT_DEALER, CARD_OPT,
-       F("face-down", "bool", "he placed the trump card face downward on his own or another's cards")],
+       F("face-down", "bool", "he placed the trump card face downward on his own or another's cards"),
+       F("came-to", "seat", "the player to whom the last card came, when it did not come to the dealer")],
       "- turn-trump: {card: 7H}", ["13", "16", "17.VI"])
 event("faced-in-pack", G, "A card is found faced in the pack.",
       [CARD_OPT, F("last", "bool", "it was the last card (the trump card)")],
@@ -165,7 +171,10 @@ event("pack-imperfect", G, "The pack is proved incorrect or imperfect.",
       "- pack-imperfect: {detail: two queens of spades}", ["14.II"])
 event("touch", G, "A player touches a card (during the deal: his own or any).", [BY],
       "- touch: {by: N}", ["15", "17"])
-event("interrupt", G, "A player interrupts the dealer.", [BY],
+event("interrupt", G, "A player interrupts the dealer.",
+      [BY, F("about", "text", "what he said: he questioned the score, said it was not the dealer's deal, or other",
+             choices=("score", "turn-to-deal", "other")),
+       F("upheld", "bool", "the claim he made in interrupting was established")],
       "- interrupt: {by: E}", ["17"])
 event("look", G, "A player looks at his cards.", [BY],
       "- look: {by: W}", ["17.I"])
@@ -175,6 +184,14 @@ event("take-up-trump", G, "The dealer takes the trump card into his hand.", [BY_
       "- take-up-trump: {}", ["18"])
 event("trump-on-table", G, "The trump card is seen still lying face up on the table.", [],
       "- trump-on-table: {}", ["18"])
+event("show-trump-card", G, "The dealer lays a card on the table as the trump card, having been asked for it.",
+      [BY_OPT_DEALER, F("card", "card", "the card he shows", required=True)],
+      "- show-trump-card: {card: 7H}")
+event("forget-trump", G, "The dealer declares that he cannot recollect the trump card.", [BY_OPT_DEALER],
+      "- forget-trump: {}")
+event("other-pack-card", G, "A card belonging to the other pack is found in the hand dealt to a player.",
+      [F("player", "seat", "whose hand", required=True), CARD_OPT],
+      "- other-pack-card: {player: W}")
 
 # The play ---------------------------------------------------------------------------------
 G = "The play"
@@ -206,7 +223,8 @@ event("expose", G, "A card is exposed: dropped or faced, played with another, or
       [BY,
        F("card", "cards", "the card or cards exposed"),
        F("how", "text", "how (faced when omitted)",
-         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner"))],
+         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner")),
+       F("among-last", "bool", "in dealing: it was one of the last cards dealt")],
       "- expose: {by: E, card: QH}", ["15", "20", "21"])
 event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
       "- ask-trump-suit: {by: N}", ["18"])
