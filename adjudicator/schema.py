@@ -129,7 +129,10 @@ event("cut-for-table", G,
 # Shuffling, cutting and dealing ------------------------------------------------------------
 G = "Shuffling, cutting and dealing"
 event("shuffle", G, "A player shuffles the pack.",
-      [BY, F("exposes", "card", "a card whose face was seen in the shuffle")],
+      [BY, F("exposes", "card", "a card whose face was seen in the shuffle"),
+       F("below-table", "bool", "he shuffled below the table"),
+       F("manner", "text", "how he shuffled, when by dealing the cards into packets or across the table",
+         choices=("into-packets", "across-the-table"))],
       "- shuffle: {by: S}", ["8", "9", "12"])
 event("cut", G, "The pack is cut for this deal.",
       [BY,
@@ -137,6 +140,10 @@ event("cut", G, "The pack is cut for this deal.",
        F("smaller-packet", "int", "how many cards were left in the smaller packet"),
        F("confusion", "bool", "the cards were confused, or it is doubtful where the pack was separated")],
       "- cut: {by: E}", ["10", "11", "17.I"])
+event("permit", G, "Players give a player leave to shuffle, cut or deal in his partner's place.",
+      [F("by", "seats", "who gave leave", required=True),
+       F("player", "seat", "to whom", required=True)],
+      "- permit: {by: N-S, player: W}")
 event("deal", G, "The deal begins.",
       [BY_OPT_DEALER,
        F("pack", "text", "whose pack he dealt with", choices=("own", "adversaries")),
