@@ -89,7 +89,8 @@ TOP = (
     F("note", "text", "anything the reader should know; the rules never read it"),
     F("players", "players", "names of the players in each seat; events may then use names for seats"),
     F("candidates", "names", "forming a table: everyone who belongs to it or wants to (laws 2-7)"),
-    F("games-played", "name-counts", "forming a table: consecutive games each candidate has played (law 5)"),
+    F("games-played", "name-counts", "forming a table: consecutive games each candidate has played (law 5; "
+      "under the English code, consecutive rubbers: law 20)"),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("trump", "trump", "the trump suit, or the trump card turned up"),
     F("score", "side-scores", "the score of each side before this hand"),
