@@ -112,8 +112,17 @@ def event(name, group, doc, fields, example, laws=()):
 # Forming the table -------------------------------------------------------------------------
 G = "Forming the table"
 event("arrive", G, "These players came into the room together; `arrive` events are in order of arrival.",
-      [F("players", "names", "who arrived together", required=True)],
+      [F("players", "names", "who arrived together", required=True),
+       F("other-table", "bool", "they have belonged to, or played at, another table"),
+       F("still-belong", "bool", "they belong now to another table")],
       "- arrive: {players: [Ames, Brown]}", ["2"])
+event("break-up-table", G, "A player breaks up the table he was playing at; the others who sat at it are left.",
+      [F("by", "person", "who broke it up", required=True),
+       F("players", "names", "the remaining players of that table", required=True)],
+      "- break-up-table: {by: Ford, players: [Gray, Hill, Ives]}")
+event("appoint-substitute", G, "A player quitting the table before the end of the rubber appoints a substitute.",
+      [BY, F("substitute", "text", "the substitute's name")],
+      "- appoint-substitute: {by: S, substitute: Ellis}")
 event("declare-intention", G, "A player declares his intention to enter the table.",
       [F("by", "person", "who declares", required=True)],
       "- declare-intention: {by: Ellis}", ["6"])
@@ -141,7 +150,8 @@ event("cut", G, "The pack is cut for this deal.",
        F("smaller-packet", "int", "how many cards were left in the smaller packet"),
        F("confusion", "bool", "the cards were confused, or it is doubtful where the pack was separated")],
       "- cut: {by: E}", ["10", "11", "17.I"])
-event("permit", G, "Players give a player leave to shuffle, cut or deal in his partner's place.",
+event("permit", G, "Players give a player leave to do what needs their consent: to shuffle, cut or deal in his "
+      "partner's place, or to appoint a substitute.",
       [F("by", "seats", "who gave leave", required=True),
        F("player", "seat", "to whom", required=True)],
       "- permit: {by: N-S, player: W}")
