@@ -119,7 +119,7 @@ event("arrive", G, "These players came into the room together; `arrive` events a
 event("break-up-table", G, "A player breaks up the table he was playing at; the others who sat at it are left.",
       [F("by", "person", "who broke it up", required=True),
        F("players", "names", "the remaining players of that table", required=True)],
-      "- break-up-table: {by: Ford, players: [Gray, Hill, Ives]}")
+      "- break-up-table: {by: Ellis, players: [Ames, Brown, Clark]}")
 event("appoint-substitute", G, "A player quitting the table before the end of the rubber appoints a substitute.",
       [BY, F("substitute", "text", "the substitute's name")],
       "- appoint-substitute: {by: S, substitute: Ellis}")
