@@ -92,7 +92,8 @@ TOP = (
     F("note", "text", "anything the reader should know; the rules never read it"),
     F("players", "players", "names of the players in each seat; events may then use names for seats"),
     F("candidates", "names", "forming a table: everyone who belongs to it or wants to (laws 2-7)"),
-    F("games-played", "name-counts", "forming a table: consecutive games each candidate has played (law 5)"),
+    F("games-played", "name-counts", "forming a table: consecutive games each candidate has played (law 5; "
+      "under the English code, consecutive rubbers: law 20)"),
     F("dummy", "seat", "game dummy only, and required there: the seat of Dummy's hand, which lies exposed "
       "and is played by his partner; a card from it is written `by:` that seat"),
     F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
@@ -120,8 +121,17 @@ def event(name, group, doc, fields, example, laws=()):
 # Forming the table -------------------------------------------------------------------------
 G = "Forming the table"
 event("arrive", G, "These players came into the room together; `arrive` events are in order of arrival.",
-      [F("players", "names", "who arrived together", required=True)],
+      [F("players", "names", "who arrived together", required=True),
+       F("other-table", "bool", "they have belonged to, or played at, another table"),
+       F("still-belong", "bool", "they belong now to another table")],
       "- arrive: {players: [Ames, Brown]}", ["2"])
+event("break-up-table", G, "A player breaks up the table he was playing at; the others who sat at it are left.",
+      [F("by", "person", "who broke it up", required=True),
+       F("players", "names", "the remaining players of that table", required=True)],
+      "- break-up-table: {by: Ellis, players: [Ames, Brown, Clark]}")
+event("appoint-substitute", G, "A player quitting the table before the end of the rubber appoints a substitute.",
+      [BY, F("substitute", "text", "the substitute's name")],
+      "- appoint-substitute: {by: S, substitute: Ellis}")
 event("declare-intention", G, "A player declares his intention to enter the table.",
       [F("by", "person", "who declares", required=True)],
       "- declare-intention: {by: Ellis}", ["6"])
@@ -138,7 +148,10 @@ event("cut-for-table", G,
 # Shuffling, cutting and dealing ------------------------------------------------------------
 G = "Shuffling, cutting and dealing"
 event("shuffle", G, "A player shuffles the pack.",
-      [BY, F("exposes", "card", "a card whose face was seen in the shuffle")],
+      [BY, F("exposes", "card", "a card whose face was seen in the shuffle"),
+       F("below-table", "bool", "he shuffled below the table"),
+       F("manner", "text", "how he shuffled, when by dealing the cards into packets or across the table",
+         choices=("into-packets", "across-the-table"))],
       "- shuffle: {by: S}", ["8", "9", "12"])
 event("cut", G, "The pack is cut for this deal.",
       [BY,
@@ -146,16 +159,26 @@ event("cut", G, "The pack is cut for this deal.",
        F("smaller-packet", "int", "how many cards were left in the smaller packet"),
        F("confusion", "bool", "the cards were confused, or it is doubtful where the pack was separated")],
       "- cut: {by: E}", ["10", "11", "17.I"])
+event("permit", G, "Players give a player leave to do what needs their consent: to shuffle, cut or deal in his "
+      "partner's place, or to appoint a substitute.",
+      [F("by", "seats", "who gave leave", required=True),
+       F("player", "seat", "to whom", required=True)],
+      "- permit: {by: N-S, player: W}")
 event("deal", G, "The deal begins.",
       [BY_OPT_DEALER,
        F("pack", "text", "whose pack he dealt with", choices=("own", "adversaries")),
        F("uncut", "bool", "he dealt without having the pack cut")],
       "- deal: {by: W}", ["13", "16", "17.I"])
-event("deal-incorrectly", G, "The dealer deals a card incorrectly.", [BY_OPT_DEALER],
+event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
+      [BY_OPT_DEALER,
+       F("how", "text", "what the error was: two cards at once, two cards to the same hand, or any other "
+         "break in dealing one at a time in rotation from the dealer's left",
+         choices=("two-at-once", "same-hand", "out-of-rotation"))],
       "- deal-incorrectly: {}", ["17.II"])
 event("deal-another-card", G, "The dealer deals another card (after an error not yet corrected).",
       [BY_OPT_DEALER], "- deal-another-card: {}", ["17.II"])
-event("correct-deal", G, "The dealer corrects an error in dealing.", [BY_OPT_DEALER],
+event("correct-deal", G, "The dealer corrects an error in dealing.",
+      [BY_OPT_DEALER, F("cards-moved", "int", "how many cards he moved to put it right")],
       "- correct-deal: {}", ["17.II"])
 event("count-cards", G, "The dealer counts the cards.",
       [BY_OPT_DEALER, F("where", "text", "which cards", required=True, choices=("table", "remainder"))],
@@ -164,7 +187,8 @@ event("look-at-trump", G, "The dealer looks at the trump card.", [BY_OPT_DEALER]
       "- look-at-trump: {}", ["17.V"])
 event("turn-trump", G, "The last card is turned up for trump: the deal is complete.",
       [BY_OPT_DEALER, CARD_OPT,
-       F("face-down", "bool", "he placed the trump card face downward on his own or another's cards")],
+       F("face-down", "bool", "he placed the trump card face downward on his own or another's cards"),
+       F("came-to", "seat", "the player to whom the last card came, when it did not come to the dealer")],
       "- turn-trump: {card: 7H}", ["13", "16", "17.VI"])
 event("faced-in-pack", G, "A card is found faced in the pack.",
       [CARD_OPT, F("last", "bool", "it was the last card (the trump card)")],
@@ -174,7 +198,10 @@ event("pack-imperfect", G, "The pack is proved incorrect or imperfect.",
       "- pack-imperfect: {detail: two queens of spades}", ["14.II"])
 event("touch", G, "A player touches a card (during the deal: his own or any).", [BY],
       "- touch: {by: N}", ["15", "17"])
-event("interrupt", G, "A player interrupts the dealer.", [BY],
+event("interrupt", G, "A player interrupts the dealer.",
+      [BY, F("about", "text", "what he said: he questioned the score, said it was not the dealer's deal, or other",
+             choices=("score", "turn-to-deal", "other")),
+       F("upheld", "bool", "the claim he made in interrupting was established")],
       "- interrupt: {by: E}", ["17"])
 event("look", G, "A player looks at his cards.", [BY],
       "- look: {by: W}", ["17.I"])
@@ -184,6 +211,14 @@ event("take-up-trump", G, "The dealer takes the trump card into his hand.", [BY_
       "- take-up-trump: {}", ["18"])
 event("trump-on-table", G, "The trump card is seen still lying face up on the table.", [],
       "- trump-on-table: {}", ["18"])
+event("show-trump-card", G, "The dealer lays a card on the table as the trump card, having been asked for it.",
+      [BY_OPT_DEALER, F("card", "card", "the card he shows", required=True)],
+      "- show-trump-card: {card: 7H}")
+event("forget-trump", G, "The dealer declares that he cannot recollect the trump card.", [BY_OPT_DEALER],
+      "- forget-trump: {}")
+event("other-pack-card", G, "A card belonging to the other pack is found in the hand dealt to a player.",
+      [F("player", "seat", "whose hand", required=True), CARD_OPT],
+      "- other-pack-card: {player: W}")
 
 # The play ---------------------------------------------------------------------------------
 G = "The play"
@@ -217,7 +252,8 @@ event("expose", G, "A card is exposed: dropped or faced, played with another, or
        F("card", "cards", "the card or cards exposed"),
        F("how", "text", "how (faced when omitted); below-table: it fell on the floor or elsewhere below "
          "the table; detached: drawn from the rest of the hand so that it could be named",
-         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner", "below-table", "detached"))],
+         choices=("faced", "played-with", "seen-by-partner", "shown-to-partner", "below-table", "detached")),
+       F("among-last", "bool", "in dealing: it was one of the last cards dealt")],
       "- expose: {by: E, card: QH}", ["15", "20", "21"])
 event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
       "- ask-trump-suit: {by: N}", ["18"])
