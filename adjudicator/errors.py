@@ -56,6 +56,23 @@ class UnknownCode(InputError):
 
 
 class InternalError(AdjudicatorError):
-    """Something the adjudicator did not expect: exit code 1 (a bug to report)."""
+    """Something the adjudicator did not expect: exit code 1 (a bug to report). `details` holds
+    what the solver said, shown only with --debug."""
 
     exit_code = 1
+
+    def __init__(self, message: str, details: str | None = None):
+        self.message = message
+        self.details = details or None
+        super().__init__(message)
+
+
+class TimeLimit(InternalError):
+    """Grounding or solving ran past the time limit: exit code 1. The input limits keep every
+    incident the format admits far inside it, so this is a fault to report, not the user's."""
+
+    def __init__(self, seconds: float, phase: str):
+        self.seconds, self.phase = seconds, phase
+        super().__init__(f"no ruling within the time limit of {seconds:g} s: the {phase} of the rules did "
+                         "not finish. This should not happen for an incident the format accepts; please "
+                         "report it with the incident")
