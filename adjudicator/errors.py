@@ -44,9 +44,13 @@ class InconsistentIncident(AdjudicatorError):
         self.problems = problems
         super().__init__(self.render())
 
+    SHOWN = 20   # on the terminal; --json lists them all
+
     def render(self) -> str:
         lines = [f"{self.file}: this incident cannot have happened as described:"]
-        lines += [f"  - {p}" for p in self.problems]
+        lines += [f"  - {p}" for p in self.problems[:self.SHOWN]]
+        if len(self.problems) > self.SHOWN:
+            lines.append(f"  ... and {len(self.problems) - self.SHOWN} more (--json lists them all)")
         lines.append("  Correct the account and run again; no ruling is drawn from a contradiction.")
         return "\n".join(lines)
 

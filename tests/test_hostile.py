@@ -431,3 +431,11 @@ def test_an_internal_fault_shows_no_traceback_and_no_solver_text_unless_debug(mo
     assert json.loads(r.stdout) == {"error": {"message": "the rules of american-1893 do not parse", "exit_code": 1}}
     r = CliRunner().invoke(main, ["--debug", "adjudicate", CASE])
     assert "details: <block>:3:1-4: error: syntax error" in r.stderr
+
+
+def test_a_flood_of_contradictions_is_cut_short_on_the_terminal_not_in_json():
+    from adjudicator.errors import InconsistentIncident
+    e = InconsistentIncident("f.yaml", [f"problem {i} at line {i}" for i in range(25)])
+    lines = str(e).splitlines()
+    assert lines[20] == "  - problem 19 at line 19" and lines[21] == "  ... and 5 more (--json lists them all)"
+    assert len(e.problems) == 25
