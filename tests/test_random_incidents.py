@@ -236,7 +236,7 @@ def mutated(draw):
 LINE = re.compile(r"^<stdin>:\d+:\d+: ")
 
 
-@settings(max_examples=int(os.environ.get("RANDOM_INCIDENTS", "100")), deadline=None,
+@settings(max_examples=int(os.environ.get("RANDOM_INCIDENTS", "300")), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated(), st.booleans())
 def test_a_mutated_case_gets_a_ruling_or_an_error_naming_the_line(case, as_json):
