@@ -343,7 +343,7 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line, col = _byte_pos(data, e.start)
-        raise InputError(f"the file is not UTF-8 text (byte {data[e.start]:#04x})", name, line, col,
+        raise InputError(f"this is not UTF-8 text (byte {data[e.start]:#04x})", name, line, col,
                          "save the file as UTF-8")
     return text, name
 

@@ -189,7 +189,7 @@ def test_a_name_that_would_rewrite_the_terminal_is_refused(tmp_path, name):
 
 def test_text_that_is_not_an_incident(tmp_path):
     for data, message in [
-        (os.urandom(2048).replace(b"\x00", b"") + b"\xff", "the file is not UTF-8 text"),
+        (os.urandom(2048).replace(b"\x00", b"") + b"\xff", "this is not UTF-8 text"),
         (b"\xef\xbb\xbfgame: whist\r\nevents: [\x00]\r\n", "this is binary data (a NUL byte)"),
     ]:
         p = tmp_path / "junk.yaml"
