@@ -30,17 +30,28 @@ def _error_json(err: AdjudicatorError) -> dict:
     return {"error": out}
 
 
-def _fail(err: Exception, debug: bool, as_json: bool = False) -> int:
+def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
+    """Say what went wrong; the solver's own messages and the traceback only with --debug."""
     if isinstance(err, AdjudicatorError):
         click.echo(str(err), err=True)
+        if debug and getattr(err, "details", None):
+            click.echo(f"details: {err.details}", err=True)
         if as_json:
             import json
             click.echo(json.dumps(_error_json(err), indent=2, ensure_ascii=False))
         return err.exit_code
-    click.echo(f"internal error: {type(err).__name__}: {err}", err=True)
-    click.echo("This is a fault in the adjudicator, not in your incident; run with --debug for details.", err=True)
+    if isinstance(err, MemoryError):
+        click.echo("internal error: the adjudicator ran out of memory.", err=True)
+    else:
+        click.echo(f"internal error ({type(err).__name__}).", err=True)
+    click.echo("This is a fault in the adjudicator, not in your incident; run with --debug for details "
+               "and report it with the incident.", err=True)
     if debug:
-        traceback.print_exc()
+        traceback.print_exception(err)
+    if as_json:
+        import json
+        click.echo(json.dumps({"error": {"message": f"internal error ({type(err).__name__})", "exit_code": 1}},
+                              indent=2))
     return 1
 
 
@@ -86,7 +97,7 @@ def adjudicate(ctx, files, as_json, show_facts):
         from . import engine, incident, render, ruling
         worst = 0
         outputs = []
-        stdin_text = sys.stdin.read() if "-" in files else None
+        stdin_text = incident.read_stdin() if "-" in files else None
         for path in files:
             try:
                 inc = incident.load(path, stdin_text)

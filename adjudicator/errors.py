@@ -44,9 +44,13 @@ class InconsistentIncident(AdjudicatorError):
         self.problems = problems
         super().__init__(self.render())
 
+    SHOWN = 20   # on the terminal; --json lists them all
+
     def render(self) -> str:
         lines = [f"{self.file}: this incident cannot have happened as described:"]
-        lines += [f"  - {p}" for p in self.problems]
+        lines += [f"  - {p}" for p in self.problems[:self.SHOWN]]
+        if len(self.problems) > self.SHOWN:
+            lines.append(f"  ... and {len(self.problems) - self.SHOWN} more (--json lists them all)")
         lines.append("  Correct the account and run again; no ruling is drawn from a contradiction.")
         return "\n".join(lines)
 
@@ -56,6 +60,23 @@ class UnknownCode(InputError):
 
 
 class InternalError(AdjudicatorError):
-    """Something the adjudicator did not expect: exit code 1 (a bug to report)."""
+    """Something the adjudicator did not expect: exit code 1 (a bug to report). `details` holds
+    what the solver said, shown only with --debug."""
 
     exit_code = 1
+
+    def __init__(self, message: str, details: str | None = None):
+        self.message = message
+        self.details = details or None
+        super().__init__(message)
+
+
+class TimeLimit(InternalError):
+    """Grounding or solving ran past the time limit: exit code 1. The input limits keep every
+    incident the format admits far inside it, so this is a fault to report, not the user's."""
+
+    def __init__(self, seconds: float, phase: str):
+        self.seconds, self.phase = seconds, phase
+        super().__init__(f"no ruling within the time limit of {seconds:g} s: the {phase} of the rules did "
+                         "not finish. This should not happen for an incident the format accepts; please "
+                         "report it with the incident")

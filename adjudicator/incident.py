@@ -15,8 +15,13 @@ from . import registry, schema
 from .errors import InputError
 
 MAX_BYTES = 1_000_000          # an incident is a page of text; refuse anything far larger
-MAX_DEPTH = 12                 # incidents nest four or five levels deep
-MAX_NODES = 50_000
+MAX_DEPTH = 12                 # incidents nest four or five levels deep (case files seven)
+MAX_NODES = 5_000              # values in the file; a hand described in full has about 600
+MAX_EVENTS = 100               # a hand played out in full, with its deal and claims, is about 80
+MAX_LIST = 52                  # items in one list: a pack
+MAX_NAME = 60                  # characters in a player's name
+# Grounding grows faster than the number of events: these limits keep the worst incident the
+# format admits well inside the engine's time limit (tests/test_hostile.py measures it).
 
 try:  # libyaml when present: ten times faster
     _Loader = yaml.CSafeLoader
@@ -35,6 +40,16 @@ SEAT_WORDS = {"n": "N", "north": "N", "e": "E", "east": "E", "s": "S", "south": 
               "w": "W", "west": "W"}
 SIDE_WORDS = {"n-s": "N-S", "ns": "N-S", "n/s": "N-S", "e-w": "E-W", "ew": "E-W", "e/w": "E-W"}
 CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)$", re.I)
+
+
+def shown(v, limit: int = 40) -> str:
+    """A value from the input as an error message may quote it: one line, control and
+    direction-changing characters escaped, and cut short when long."""
+    text = v if isinstance(v, str) else str(v)
+    cut = len(text) > limit
+    text = text[:limit]
+    text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+    return text + ("..." if cut else "")
 
 
 class Y:
@@ -66,6 +81,7 @@ class Incident:
         self.expected_pos: tuple[int, int] | None = None
         self.players = players or {}            # seat -> name
         self.candidates = candidates or []
+        self.hand_lines: dict[str, int] = {}    # seat -> line of its entry under `hands`
 
     def line_of(self, t: int) -> int | None:
         if 1 <= t <= len(self.events):
@@ -75,124 +91,260 @@ class Incident:
 
 def suggest(word: str, options) -> str | None:
     import difflib  # only on the error path
-    close = difflib.get_close_matches(str(word), list(options), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(str(word)[:100], list(options), n=1, cutoff=0.6)
     return close[0] if close else None
 
 
+# ----------------------------------------------------------------------------------------
+# YAML to Y values. The parser's events are read one by one and the values built with an
+# explicit stack: nothing recurses, so no nesting can exhaust the stack, and the limits on
+# depth and size stop the reading as soon as they are passed, whatever follows.
+# ----------------------------------------------------------------------------------------
+_SAFE = yaml.SafeLoader("")
+_CONSTRUCT = {
+    "tag:yaml.org,2002:int": _SAFE.construct_yaml_int,
+    "tag:yaml.org,2002:bool": _SAFE.construct_yaml_bool,
+    "tag:yaml.org,2002:null": _SAFE.construct_yaml_null,
+    "tag:yaml.org,2002:float": _SAFE.construct_yaml_float,
+}
+_NOT_VALUES = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
+
+
+def _pos(mark) -> tuple[int | None, int | None]:
+    return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+
+
+class _Frame:
+    __slots__ = ("y", "key")
+
+    def __init__(self, y: Y):
+        self.y, self.key = y, None
+
+
 class Reader:
-    """Turns composed YAML nodes into Y values, refusing aliases and absurd sizes."""
+    """Builds Y values from the parser's events, refusing aliases, tags and absurd sizes."""
 
     def __init__(self, file: str):
         self.file = file
         self.nodes = 0
 
-    def err(self, msg, node_or_y=None, hint=None):
-        line = col = None
-        if isinstance(node_or_y, Y):
-            line, col = node_or_y.line, node_or_y.col
-        elif node_or_y is not None and hasattr(node_or_y, "start_mark"):
-            line, col = node_or_y.start_mark.line + 1, node_or_y.start_mark.column + 1
+    def err(self, msg, event=None, hint=None):
+        line, col = _pos(event.start_mark) if event is not None else (None, None)
         return InputError(msg, self.file, line, col, hint)
 
-    def convert(self, node, depth=0, seen=None) -> Y:
-        if seen is None:
-            seen = set()
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise self.err(f"the file has more than {MAX_NODES} values; an incident is far smaller", node)
-        if depth > MAX_DEPTH:
-            raise self.err(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that", node)
-        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
-            if id(node) in seen:
-                raise self.err("YAML anchors and aliases (&name, *name) are not allowed in an incident", node,
+    def read(self, loader) -> Y | None:
+        root: Y | None = None
+        stack: list[_Frame] = []
+        documents = 0
+        while True:
+            ev = loader.get_event()
+            if ev is None or isinstance(ev, yaml.StreamEndEvent):
+                return root
+            if isinstance(ev, _NOT_VALUES):
+                continue
+            if isinstance(ev, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise self.err("a second YAML document begins here: a file holds one incident", ev,
+                                   "remove the '---' line and what follows, or put it in a file of its own")
+                continue
+            if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                stack.pop()
+                continue
+            if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
+                raise self.err("YAML anchors and aliases (&name, *name) are not allowed in an incident", ev,
                                "write each value out in full")
-            seen.add(id(node))
-        line, col = node.start_mark.line + 1, node.start_mark.column + 1
-        if isinstance(node, yaml.MappingNode):
-            out: dict[str, Y] = {}
-            keys: dict[str, Y] = {}
-            for knode, vnode in node.value:
-                if not isinstance(knode, yaml.ScalarNode):
-                    raise self.err("a key must be a plain word", knode)
-                if knode.tag == "tag:yaml.org,2002:merge":
-                    raise self.err("YAML merge keys (<<) are not allowed in an incident", knode)
-                key = str(knode.value)
-                if key in out:
-                    raise self.err(f"the key '{key}' is given twice", knode)
-                out[key] = self.convert(vnode, depth + 1, seen)
-                keys[key] = Y(key, knode.start_mark.line + 1, knode.start_mark.column + 1)
-            y = Y(out, line, col)
-            y.keys = keys
-            return y
-        if isinstance(node, yaml.SequenceNode):
-            return Y([self.convert(n, depth + 1, seen) for n in node.value], line, col)
-        # scalars: resolve with the safe constructor's rules
-        return Y(_scalar(node), line, col)
+            if ev.tag not in (None, "!"):
+                tag = ev.tag.replace("tag:yaml.org,2002:", "!!", 1)
+                raise self.err(f"YAML tags ({shown(tag)}) are not allowed in an incident", ev,
+                               "write the value plainly (in quotes if it must stay text)")
+            self.nodes += 1
+            if self.nodes > MAX_NODES:
+                raise self.err(f"the file has more than {MAX_NODES:,} values; an incident is far smaller", ev,
+                               "is this the right file?")
+            line, col = _pos(ev.start_mark)
+            parent = stack[-1] if stack else None
+            is_key = parent is not None and isinstance(parent.y.value, dict) and parent.key is None
+            if isinstance(ev, yaml.ScalarEvent):
+                if is_key:
+                    self._key(parent, ev, loader)
+                    continue
+                key = parent.key.value if parent is not None and isinstance(parent.y.value, dict) else None
+                y = Y(self._scalar(ev, loader, key), line, col)
+            else:
+                if is_key:
+                    raise self.err("a key must be a plain word", ev)
+                if len(stack) >= MAX_DEPTH:
+                    raise self.err(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that",
+                                   ev)
+                y = Y({} if isinstance(ev, yaml.MappingStartEvent) else [], line, col)
+                if isinstance(y.value, dict):
+                    y.keys = {}
+            if parent is None:
+                root = y
+            elif isinstance(parent.y.value, list):
+                parent.y.value.append(y)
+            else:
+                parent.y.value[parent.key.value] = y
+                parent.key = None
+            if not isinstance(ev, yaml.ScalarEvent):
+                stack.append(_Frame(y))
 
+    def _key(self, frame: _Frame, ev, loader) -> None:
+        if loader.resolve(yaml.ScalarNode, ev.value, ev.implicit) == "tag:yaml.org,2002:merge":
+            raise self.err("YAML merge keys (<<) are not allowed in an incident", ev, "write each key out in full")
+        key = str(ev.value)
+        if key in frame.y.value:
+            raise self.err(f"the key '{shown(key)}' is given twice", ev, "give each key once")
+        line, col = _pos(ev.start_mark)
+        frame.key = frame.y.keys[key] = Y(key, line, col)
 
-_SCALAR_LOADER = yaml.SafeLoader("")
-
-
-def _scalar(node):
-    tag = node.tag
-    if tag in ("tag:yaml.org,2002:str",):
-        return node.value
-    if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
-               "tag:yaml.org,2002:float"):
-        return _SCALAR_LOADER.construct_object(node)
-    return str(node.value)
+    def _scalar(self, ev, loader, key: str | None = None):
+        """A scalar resolved as the safe loader would: int, float, bool, null, or text."""
+        if ev.tag == "!":
+            return ev.value
+        tag = loader.resolve(yaml.ScalarNode, ev.value, ev.implicit)
+        construct = _CONSTRUCT.get(tag)
+        if construct is None:
+            return ev.value
+        try:
+            return construct(yaml.ScalarNode(tag, ev.value))
+        except ValueError:  # a number of thousands of digits
+            where = f"`{shown(key)}`: " if key is not None else ""
+            raise self.err(f"{where}the number {shown(ev.value, 12)} has {len(ev.value):,} digits; "
+                           "no number in an incident is that long", ev)
 
 
 def load_text(text: str, file: str) -> Y:
     """Parse YAML text into Y values, with clear errors."""
     reader = Reader(file)
+    loader = _Loader(text)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        root = reader.read(loader)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else None
-        col = mark.column + 1 if mark else None
-        problem = e.problem or "not valid YAML"
-        raise InputError(f"this is not valid YAML: {problem}", file, line, col,
-                         "check the indentation and that every event is a '- name: {...}' item")
+        raise _syntax_error(e, text, file)
+    except yaml.reader.ReaderError as e:
+        line, col = _line_col(text, e.position, _Loader is not yaml.SafeLoader)
+        what = f"the character {ascii(chr(e.character))}" if isinstance(e.character, int) else "a character"
+        raise InputError(f"{what} cannot appear in a YAML incident ({e.reason})", file, line, col,
+                         "remove it; only printable text may appear")
     except yaml.YAMLError as e:
-        raise InputError(f"this is not valid YAML: {e}", file)
-    except RecursionError:
-        raise InputError("this YAML is nested too deeply to be an incident", file)
-    if node is None:
-        raise InputError("the file is empty: an incident needs at least `game` and `events`", file, 1, 1)
-    return reader.convert(node)
+        raise InputError(f"this is not valid YAML: {shown(e, 200)}", file)
+    finally:
+        loader.dispose()
+    if root is None:
+        what = "the file is empty" if not text.strip() else "the file holds only comments"
+        raise InputError(f"{what}: an incident needs at least `game` and `events`", file, 1, 1,
+                         "see docs/incident-format.md")
+    return root
 
 
-def read_source(path: str, stdin_text: str | None = None) -> tuple[str, str]:
+def _syntax_error(e: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
+    """The parser's complaint, said for a person: where, what, and (for the common slips) why."""
+    mark = e.problem_mark or e.context_mark
+    line, col = _pos(mark)
+    lines = text.splitlines()
+    at = lines[line - 1][col - 1:col] if line is not None and 0 < line <= len(lines) else ""
+    if at == "\t" or (line is not None and 0 < line <= len(lines) and "\t" in lines[line - 1][:col]):
+        return InputError("a tab cannot indent YAML", file, line, col, "indent with spaces")
+    problem = e.problem or "not valid YAML"
+    context = e.context or ""
+    if "flow" in context and e.context_mark is not None and e.context_mark is not mark:
+        cl, cc = _pos(e.context_mark)
+        opened = "{" if "mapping" in context else "["
+        closer = "}" if opened == "{" else "]"
+        return InputError(f"this is not valid YAML: {problem} (the '{opened}' opened at line {cl}, "
+                          f"column {cc} is not closed)", file, line, col,
+                          f"close it with '{closer}' on line {cl}")
+    return InputError(f"this is not valid YAML: {problem}", file, line, col,
+                      "check the indentation and that every event is a '- name: {...}' item")
+
+
+def _line_col(text: str, position: int, in_bytes: bool) -> tuple[int, int]:
+    """Line and column of a reader error's position (libyaml counts bytes, PyYAML characters)."""
+    before = text.encode("utf-8")[:position].decode("utf-8", "ignore") if in_bytes else text[:position]
+    line = before.count("\n") + 1
+    return line, position - (before.rfind("\n") + 1) + 1
+
+
+def _byte_pos(data: bytes, offset: int) -> tuple[int, int]:
+    before = data[:offset]
+    return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
+
+
+def read_stdin() -> bytes:
+    """Standard input, read as bytes and never more than MAX_BYTES + 1 of them."""
+    import sys
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:
+        return b""
+    data = stream.read(MAX_BYTES + 1)
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def _read_file(path: str, name: str) -> bytes:
+    """A regular file's bytes. Opened without blocking and checked with fstat before any read:
+    a FIFO, a device (/dev/zero, /dev/urandom, a terminal) or a directory is refused at once."""
+    import os
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError("no such file", name, hint="check the path (or give '-' to read standard input)")
+    except IsADirectoryError:
+        raise InputError("this is a directory, not an incident file", name, hint="give the path of a .yaml file")
+    except PermissionError:
+        raise InputError("the file cannot be read (permission denied)", name)
+    except (OSError, ValueError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
+        raise InputError(f"the file cannot be opened: {reason.lower()}", name)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise InputError("this is a directory, not an incident file", name, hint="give the path of a .yaml file")
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError("this is not a regular file (a pipe, a device or a socket)", name,
+                             hint="save the incident to a file, or pipe it in and give '-' for standard input")
+        if st.st_size > MAX_BYTES:
+            raise InputError(f"the file is {st.st_size:,} bytes; an incident is at most {MAX_BYTES:,}", name,
+                             hint="is this the right file?")
+        chunks, left = [], MAX_BYTES + 1
+        while left > 0:
+            try:
+                chunk = os.read(fd, min(left, 1 << 20))
+            except OSError as e:
+                raise InputError(f"the file cannot be read: {(e.strerror or 'read error').lower()}", name)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, str]:
     """Return (text, display name) for a path or '-' (standard input)."""
     if path == "-":
-        data = (stdin_text or "").encode("utf-8") if isinstance(stdin_text, str) else (stdin_text or b"")
         name = "<stdin>"
+        data = stdin_text.encode("utf-8", "surrogateescape") if isinstance(stdin_text, str) else (stdin_text or b"")
     else:
         name = path
-        try:
-            import os
-            size = os.path.getsize(path)
-            if size > MAX_BYTES:
-                raise InputError(f"the file is {size:,} bytes; an incident is at most {MAX_BYTES:,}", name,
-                                 hint="is this the right file?")
-            with open(path, "rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
-        except FileNotFoundError:
-            raise InputError("no such file", name)
-        except IsADirectoryError:
-            raise InputError("this is a directory, not an incident file", name)
-        except PermissionError:
-            raise InputError("the file cannot be read (permission denied)", name)
+        data = _read_file(path, name)
     if len(data) > MAX_BYTES:
-        raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is far smaller", name)
-    if b"\x00" in data:
-        raise InputError("this is binary data, not a YAML incident", name)
+        raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,
+                         hint="is this the right file?")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line, col = _byte_pos(data, nul)
+        raise InputError("this is binary data (a NUL byte), not a YAML incident", name, line, col,
+                         "an incident is a text file; is this the right file?")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"the file is not UTF-8 text (byte {e.start})", name)
+        line, col = _byte_pos(data, e.start)
+        raise InputError(f"this is not UTF-8 text (byte {data[e.start]:#04x})", name, line, col,
+                         "save the file as UTF-8")
     return text, name
 
 
@@ -221,7 +373,7 @@ class Checker:
                 return s
         names = ", ".join(self.players.values())
         hint = "a seat is N, E, S or W" + (f", or one of the players: {names}" if names else "")
-        raise self.err(y, f"{what}: '{v}' is not a seat", hint)
+        raise self.err(y, f"{what}: '{shown(v)}' is not a seat", hint)
 
     def person(self, y: Y, what: str):
         v = y.value
@@ -232,7 +384,7 @@ class Checker:
             if key in SEAT_WORDS or key in self.by_name:
                 return ("seat", self.seat(y, what))
             close = suggest(v, list(self.candidates.values()))
-            raise self.err(y, f"{what}: '{v}' is not among the candidates",
+            raise self.err(y, f"{what}: '{shown(v)}' is not among the candidates",
                            f"did you mean '{close}'?" if close else "list everyone in `candidates`")
         raise self.err(y, f"{what}: expected a player's name")
 
@@ -245,19 +397,20 @@ class Checker:
                 s = m.group(2).lower()
                 suit = SUITS.get(s) or SUITS.get(s[0])
                 return (rank, suit)
-        raise self.err(y, f"{what}: '{v}' is not a card",
+        raise self.err(y, f"{what}: '{shown(v)}' is not a card",
                        "write rank then suit: AS, KH, QD, JC, 10S (or TS), 9H ... 2C")
 
     def suit(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str) and v.strip().lower() in SUITS:
             return SUITS[v.strip().lower()]
-        raise self.err(y, f"{what}: '{v}' is not a suit", "a suit is spades, hearts, diamonds or clubs")
+        close = suggest(str(v).strip().lower(), ("spades", "hearts", "diamonds", "clubs"))
+        raise self.err(y, f"{what}: '{shown(v)}' is not a suit",
+                       f"did you mean '{close}'?" if close else "a suit is spades, hearts, diamonds or clubs")
 
     def holding(self, y: Y, what: str):
-        items = y.value if isinstance(y.value, list) else [y]
         out = []
-        for it in items:
+        for it in self.items(y, what):
             v = it.value
             if isinstance(v, str) and v.strip().lower() in SUITS:
                 out.append(("suit", SUITS[v.strip().lower()]))
@@ -265,31 +418,29 @@ class Checker:
                 try:
                     out.append(("card", self.card(it, what)))
                 except InputError:
-                    raise self.err(it, f"{what}: '{v}' is neither a card nor a suit",
+                    raise self.err(it, f"{what}: '{shown(v)}' is neither a card nor a suit",
                                    "e.g. holding: spades, or holding: [KS, 5S]")
         return out
 
     def cards(self, y: Y, what: str):
-        items = y.value if isinstance(y.value, list) else [y]
-        return [self.card(it, what) for it in items]
+        return [self.card(it, what) for it in self.items(y, what)]
 
     def seats(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str) and v.strip().lower() in SIDE_WORDS:
             return list(schema.SIDES[SIDE_WORDS[v.strip().lower()]])
-        items = v if isinstance(v, list) else [y]
-        return [self.seat(it, what) for it in items]
+        return [self.seat(it, what) for it in self.items(y, what, 4)]
 
     def side(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str) and v.strip().lower() in SIDE_WORDS:
             return SIDE_WORDS[v.strip().lower()]
-        raise self.err(y, f"{what}: '{v}' is not a side", "a side is N-S or E-W")
+        raise self.err(y, f"{what}: '{shown(v)}' is not a side", "a side is N-S or E-W")
 
     def integer(self, y: Y, what: str, lo=0, hi=10_000):
         v = y.value
         if isinstance(v, bool) or not isinstance(v, int):
-            raise self.err(y, f"{what}: expected a whole number, not '{v}'")
+            raise self.err(y, f"{what}: expected a whole number, not '{shown(v)}'")
         if not lo <= v <= hi:
             raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})")
         return v
@@ -298,6 +449,42 @@ class Checker:
         if isinstance(y.value, bool):
             return y.value
         raise self.err(y, f"{what}: expected true or false, not '{y.value}'")
+
+    def items(self, y: Y, what: str, limit: int = MAX_LIST) -> list[Y]:
+        """A list's items (a single value is a list of one), at most `limit` of them."""
+        items = y.value if isinstance(y.value, list) else [y]
+        if len(items) > limit:
+            raise self.err(items[limit], f"{what}: more than {limit} items in one list",
+                           "a pack has 52 cards and a table four seats; is the list right?")
+        return items
+
+    def name(self, y: Y, what: str) -> str:
+        """A player's name: one line of printable text, not a seat's name."""
+        if isinstance(y.value, (dict, list)) or y.value is None:
+            raise self.err(y, f"{what}: expected a player's name")
+        v = str(y.value).strip()
+        if not v:
+            raise self.err(y, f"{what}: a player's name cannot be empty")
+        bad = next((c for c in v if not c.isprintable()), None)
+        if bad is not None:
+            raise self.err(y, f"{what}: the name '{shown(v)}' holds a control character ({ascii(bad)})",
+                           "a name is one line of printable text")
+        if len(v) > MAX_NAME:
+            raise self.err(y, f"{what}: a player's name is at most {MAX_NAME} characters, not {len(v):,}",
+                           "shorten the name")
+        if v.lower() in SEAT_WORDS or v.lower() in SIDE_WORDS:
+            raise self.err(y, f"{what}: '{shown(v)}' is the name of a seat or a side, not of a player",
+                           "give the player's own name")
+        return v
+
+    def names(self, y: Y, what: str, limit: int = 20) -> list[str]:
+        out: list[str] = []
+        for it in self.items(y, what, limit):
+            v = self.name(it, what)
+            if v.lower() in (o.lower() for o in out):
+                raise self.err(it, f"{what}: '{shown(v)}' is named twice", "name each player once")
+            out.append(v)
+        return out
 
     def text(self, y: Y, what: str):
         if isinstance(y.value, (dict, list)):
@@ -309,7 +496,7 @@ class Checker:
         if isinstance(v, str) and v.strip().lower() in choices:
             return v.strip().lower()
         close = suggest(str(v), choices)
-        raise self.err(y, f"{what}: '{v}' is not one of {', '.join(choices)}",
+        raise self.err(y, f"{what}: '{shown(v)}' is not one of {', '.join(choices)}",
                        f"did you mean '{close}'?" if close else None)
 
     def remedy(self, y: Y, what: str):
@@ -318,7 +505,7 @@ class Checker:
         if isinstance(v, str) and v.strip().lower() in ids:
             return v.strip().lower()
         close = suggest(str(v), ids)
-        raise self.err(y, f"{what}: '{v}' is not a remedy the laws give",
+        raise self.err(y, f"{what}: '{shown(v)}' is not a remedy the laws give",
                        f"did you mean '{close}'?" if close else "`adjudicator remedies` lists them")
 
     def mapping(self, y: Y, what: str):
@@ -337,8 +524,7 @@ class Checker:
         if t == "person":
             return self.person(y, what)
         if t == "names":
-            items = y.value if isinstance(y.value, list) else [y]
-            return [self.text(i, what) for i in items]
+            return self.names(y, what)
         if t == "card":
             return self.card(y, what)
         if t == "cards":
@@ -348,8 +534,7 @@ class Checker:
         if t == "suit":
             return self.suit(y, what)
         if t == "suits":
-            items = y.value if isinstance(y.value, list) else [y]
-            return [self.suit(i, what) for i in items]
+            return [self.suit(i, what) for i in self.items(y, what, 4)]
         if t == "int":
             return self.integer(y, what)
         if t == "trick":
@@ -394,7 +579,7 @@ def _check_keys(ck: Checker, y: Y, allowed: dict, what: str):
         if key not in allowed:
             close = suggest(key, allowed)
             hint = f"did you mean '{close}'?" if close else f"the keys are: {', '.join(allowed)}"
-            raise ck.err(ky, f"unknown key '{key}' in {what}", hint)
+            raise ck.err(ky, f"unknown key '{shown(key)}' in {what}", hint)
 
 
 def parse(text: str, file: str, allow_case: bool = True) -> Incident:
@@ -418,14 +603,14 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     games = registry.games()
     if game not in games:
         close = suggest(game, games)
-        raise ck.err(top["game"], f"unknown game '{game}'",
+        raise ck.err(top["game"], f"unknown game '{shown(game)}'",
                      f"did you mean '{close}'?" if close else f"known games: {', '.join(games)}")
     if "code" in top:
         code = ck.text(top["code"], "code").strip().lower()
         codes = registry.codes_of(game)
         if code not in codes:
             close = suggest(code, codes)
-            raise ck.err(top["code"], f"'{code}' is not a code of {game}",
+            raise ck.err(top["code"], f"'{shown(code)}' is not a code of {game}",
                          f"did you mean '{close}'?" if close else f"codes of {game}: {', '.join(codes)}")
     else:
         code = registry.default_code(game)
@@ -436,14 +621,20 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         m = ck.mapping(top["players"], "players")
         for k, v in m.items():
             seat = ck.seat(top["players"].keys[k], "players")
-            players[seat] = ck.text(v, f"players.{k}").strip()
+            if seat in players:
+                raise ck.err(top["players"].keys[k], f"players: '{shown(k)}' is the seat {seat} again",
+                             "give each seat once")
+            name = ck.name(v, f"players.{k}")
+            if name.lower() in (p.lower() for p in players.values()):
+                raise ck.err(v, f"players.{k}: '{shown(name)}' is already the name of another seat",
+                             "each seat has its own player")
+            players[seat] = name
         out["players"] = players
     candidates: list[str] = []
     if "candidates" in top:
-        items = top["candidates"].value
-        if not isinstance(items, list):
+        if not isinstance(top["candidates"].value, list):
             raise ck.err(top["candidates"], "candidates: expected a list of names")
-        candidates = [ck.text(i, "candidates").strip() for i in items]
+        candidates = ck.names(top["candidates"], "candidates")
         out["candidates"] = candidates
     info = registry.code_info(code)
     ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))))
@@ -471,12 +662,17 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         if "trick" not in m or "leader" not in m:
             raise ck.err(top["start"], "start needs both `trick` and `leader`", "e.g. start: {trick: 5, leader: W}")
         out["start"] = (ck.integer(m["trick"], "start.trick", 1, 13), ck.seat(m["leader"], "start.leader"))
+    hand_lines: dict[str, int] = {}
     if "hands" in top:
         m = ck.mapping(top["hands"], "hands")
         hands = {}
         for k, v in m.items():
             seat = ck.seat(top["hands"].keys[k], "hands")
+            if seat in hands:
+                raise ck.err(top["hands"].keys[k], f"hands: '{shown(k)}' is the seat {seat} again",
+                             "give each seat once")
             hands[seat] = ck.cards(v, f"hands.{k}")
+            hand_lines[seat] = top["hands"].keys[k].line
         out["hands"] = hands
     if "games-played" in top:
         m = ck.mapping(top["games-played"], "games-played")
@@ -489,6 +685,7 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     events = parse_events(ck, top["events"])
     inc = Incident(file=file, game=game, code=code, top=out, events=events,
                    players=players, candidates=candidates)
+    inc.hand_lines = hand_lines
     if "name" in top:
         inc.name = ck.text(top["name"], "name")
     if "expected" in top:
@@ -538,18 +735,31 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
     if not isinstance(y.value, list):
         raise ck.err(y, "events: expected a list, one '- name: {fields}' item per event",
                      "e.g.\n  events:\n    - lead: {by: W, card: KS}")
+    if len(y.value) > MAX_EVENTS:
+        raise ck.err(y.value[MAX_EVENTS], f"event {MAX_EVENTS + 1}: an incident has at most {MAX_EVENTS} events",
+                     "describe only what the dispute turns on; `start: {trick: K, leader: X}` begins at a trick")
     out: list[Event] = []
     for i, item in enumerate(y.value, start=1):
-        if not isinstance(item.value, dict) or len(item.value) != 1:
+        if isinstance(item.value, str) and item.value.strip() in schema.EVENTS:
+            ev = schema.EVENTS[item.value.strip()]
+            raise ck.err(item, f"event {i}: '{ev.name}' is written without its fields",
+                         f"write it as a one-key mapping, e.g. {ev.example}")
+        if not isinstance(item.value, dict) or not item.value:
             raise ck.err(item, f"event {i}: each event is a one-key mapping, '- name: {{fields}}'",
                          "e.g. - lead: {by: W, card: KS}")
+        if len(item.value) > 1:
+            first, second = list(item.keys.values())[:2]
+            raise ck.err(second, f"event {i} ('{shown(first.value)}' at line {first.line}) has a second key "
+                         f"'{shown(second.value)}': each event is a one-key mapping",
+                         "put the fields inside the braces, e.g. - lead: {by: W, card: KS}; "
+                         "or, for a new event, begin the line with '- '")
         (name, body), = item.value.items()
         kname = item.keys[name]
         ev = schema.EVENTS.get(name)
         if ev is None:
             close = suggest(name, schema.EVENTS)
-            raise ck.err(kname, f"unknown event '{name}'",
-                         f"did you mean '{close}'?" if close else "docs/incident-format.md lists the events")
+            raise ck.err(kname, f"unknown event '{shown(name)}'",
+                         f"did you mean '{close}'?" if close else "`adjudicator events` lists the events")
         fields: dict[str, Any] = {}
         if body.value is None:
             body_map: dict[str, Y] = {}

@@ -91,6 +91,9 @@ class Namer:
             t = s.arguments[0].number
             line = self.inc.line_of(t)
             return f"line {line}" if line else f"event {t}"
+        if s.name == "hand_line" and len(s.arguments) == 1:
+            line = self.inc.hand_lines.get(self.seat_of(s.arguments[0]) or "")
+            return f"line {line}" if line else "`hands`"
         if s.name in SIDE and not s.arguments:
             return SIDE[s.name]
         if s.name in SUIT_MARK and not s.arguments:

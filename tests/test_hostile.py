@@ -1,0 +1,441 @@
+"""Hostile input: refused or handled with a clear error, in bounded time and memory, nothing run.
+
+The inputs that cannot live in tests/bad_input/ are made here: a 100 MB file and 100 MB on
+standard input, a FIFO, devices, a directory, an unreadable file, 100 000 nested brackets. The
+real command runs in a child process where a crash (a segfault in a C parser) or a hang would
+show. Then: strings that look like ASP reach clingo only as symbols and cannot add a rule; no
+file but the incident and the package's own is read; the same incident gives the same bytes every
+time; grounding and solving are bounded, and the worst incident the format admits stays inside
+the bound.
+"""
+import builtins
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import clingo
+import pytest
+from click.testing import CliRunner
+
+from adjudicator import engine, facts, incident, registry, ruling
+from adjudicator.cli import main
+from adjudicator.errors import InputError, TimeLimit
+
+from .conftest import ROOT
+
+CASE = os.path.join(ROOT, "cases", "whist", "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+PACKAGE = os.path.dirname(os.path.abspath(engine.__file__))
+RULES = os.path.realpath(registry.rules_dir())
+
+
+def _exe():
+    exe = shutil.which("adjudicator") or os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    if not os.path.exists(exe):
+        pytest.skip("the adjudicator command is not installed")
+    return exe
+
+
+def cli(*args, stdin=None, env=None, timeout=30):
+    """Run the installed command in a child; return (exit code, stdout, stderr, seconds)."""
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run([_exe(), *args], stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                           capture_output=True, env={**os.environ, **(env or {})}, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"adjudicator {' '.join(args)} did not end within {timeout} s")
+    return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace"), \
+        time.monotonic() - t0
+
+
+def peak_mb(args, stdin_path):
+    """The command's peak memory (MB), measured by a parent of its own that has no other child."""
+    code = ("import resource, subprocess, sys\n"
+            "with open(sys.argv[1], 'rb') as fh:\n"
+            "    subprocess.run(sys.argv[2:], stdin=fh, capture_output=True)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code, stdin_path, _exe(), *args], capture_output=True,
+                         text=True, timeout=60).stdout
+    return int(out) / 1024
+
+
+def refused(rc, out, err, seconds, *, message, limit=5.0):
+    assert rc == 2, (rc, err)
+    assert message in err, err
+    assert "Traceback" not in err + out and "clingo" not in err.lower()
+    assert seconds < limit, f"{seconds:.1f} s"
+
+
+# --- files that are not incidents ---------------------------------------------------------
+def test_a_100_mb_file_is_refused_unread(tmp_path):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as fh:
+        fh.truncate(100_000_000)
+    r = cli("adjudicate", str(big))
+    refused(*r, message=f"{big}: the file is 100,000,000 bytes; an incident is at most 1,000,000")
+
+
+def test_100_mb_on_standard_input_is_read_no_further_than_the_limit(tmp_path):
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as fh:
+        fh.write(b"game: whist\nevents:\n" + b"  - look: {by: N}\n" * 5_500_000)  # ~100 MB
+    with open(big, "rb") as fh:
+        r = cli("adjudicate", "-", stdin=fh)
+    refused(*r, message="<stdin>: the input is over 1,000,000 bytes")
+    with open(CASE, "rb") as fh:
+        small = cli("adjudicate", "-", stdin=fh)
+    assert small[0] == 0
+    # the whole 100 MB never sits in memory: the peak is that of an ordinary ruling, give or take
+    # the megabyte read
+    assert peak_mb(["adjudicate", "-"], str(big)) < peak_mb(["adjudicate", "-"], CASE) + 30
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_standard_input_is_cut_at_the_limit(device):
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    with open(device, "rb") as fh:
+        r = cli("adjudicate", "-", stdin=fh)
+    refused(*r, message="<stdin>: the input is over 1,000,000 bytes")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_a_device_or_a_link_to_one_is_refused_at_once(tmp_path, device):
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    link = tmp_path / "incident.yaml"
+    link.symlink_to(device)
+    for path in (device, str(link)):
+        r = cli("adjudicate", path)
+        refused(*r, message=f"{path}: this is not a regular file (a pipe, a device or a socket)")
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    fifo = tmp_path / "incident.yaml"
+    os.mkfifo(fifo)
+    r = cli("adjudicate", str(fifo), timeout=10)
+    refused(*r, message=f"{fifo}: this is not a regular file (a pipe, a device or a socket)")
+    assert "hint: save the incident to a file, or pipe it in and give '-' for standard input" in r[2]
+
+
+def test_a_directory_a_missing_file_and_an_unreadable_one(tmp_path, monkeypatch):
+    r = CliRunner().invoke(main, ["adjudicate", str(tmp_path)])
+    assert r.exit_code == 2 and r.stderr.startswith(f"{tmp_path}: this is a directory, not an incident file")
+    r = CliRunner().invoke(main, ["adjudicate", str(tmp_path / "nope.yaml")])
+    assert r.exit_code == 2 and r.stderr.startswith(f"{tmp_path / 'nope.yaml'}: no such file")
+    locked = tmp_path / "locked.yaml"
+    locked.write_text("game: whist\nevents: []\n")
+    real_open = os.open
+
+    def deny(path, *a, **k):
+        if str(path) == str(locked):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *a, **k)
+    monkeypatch.setattr(os, "open", deny)
+    r = CliRunner().invoke(main, ["adjudicate", str(locked)])
+    assert (r.exit_code, r.stderr) == (2, f"{locked}: the file cannot be read (permission denied)\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_an_unreadable_file_through_the_command(tmp_path):
+    locked = tmp_path / "locked.yaml"
+    locked.write_text("game: whist\nevents: []\n")
+    locked.chmod(0)
+    refused(*cli("adjudicate", str(locked)), message="the file cannot be read (permission denied)")
+
+
+# --- YAML built to exhaust the parser -------------------------------------------------------
+@pytest.mark.parametrize("opening,closing", [("[", "]"), ("{a: ", "}")])
+def test_100000_nested_brackets_end_in_a_clear_error(tmp_path, opening, closing):
+    """PyYAML's composer recurses once per level (libyaml's crashes the process): the values are
+    built from the parser's events without recursion and the depth is refused at level 13."""
+    p = tmp_path / "deep.yaml"
+    p.write_text("game: whist\nevents: " + opening * 100_000 + closing * 100_000 + "\n")
+    r = cli("adjudicate", str(p))
+    refused(*r, message="values are nested more than 12 deep")
+    assert r[2].startswith(f"{p}:2:")
+
+
+def test_a_million_tiny_items_under_one_megabyte(tmp_path):
+    p = tmp_path / "many.yaml"
+    p.write_text("game: whist\nevents: [" + ",".join(["0"] * 499_000) + "]\n")
+    assert p.stat().st_size < 1_000_000
+    r = cli("adjudicate", str(p))
+    refused(*r, message="the file has more than 5,000 values", limit=3.0)
+    assert r[2].startswith(f"{p}:2:")
+
+
+def test_a_long_value_is_quoted_short_in_the_message(tmp_path):
+    p = tmp_path / "long.yaml"
+    p.write_text("game: whist\nevents:\n  - lead: {by: " + "x" * 900_000 + ", card: KS}\n")
+    r = CliRunner().invoke(main, ["adjudicate", str(p)])
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"{p}:3:16: lead.by: '{'x' * 40}...' is not a seat") and len(r.stderr) < 300
+
+
+@pytest.mark.parametrize("name", ["B\u202eevil", "Ames\x1b[31m", "Am\u0085es", "Am\res", "Am\u200bes"])
+def test_a_name_that_would_rewrite_the_terminal_is_refused(tmp_path, name):
+    p = tmp_path / "n.yaml"
+    p.write_text(f'game: whist\nplayers: {{N: {json.dumps(name)}}}\nevents: []\n')
+    r = CliRunner().invoke(main, ["adjudicate", str(p)])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"{p}:2:14: players.N: the name '") and "control character" in r.stderr
+    assert all(c.isprintable() or c == "\n" for c in r.stderr)
+
+
+def test_text_that_is_not_an_incident(tmp_path):
+    for data, message in [
+        (os.urandom(2048).replace(b"\x00", b"") + b"\xff", "this is not UTF-8 text"),
+        (b"\xef\xbb\xbfgame: whist\r\nevents: [\x00]\r\n", "this is binary data (a NUL byte)"),
+    ]:
+        p = tmp_path / "junk.yaml"
+        p.write_bytes(data)
+        r = CliRunner().invoke(main, ["adjudicate", str(p)])
+        assert r.exit_code == 2 and message in r.stderr and "Traceback" not in r.output
+
+
+def test_a_bom_and_crlf_line_ends_are_read_as_text(tmp_path):
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(text, encoding="utf-8")
+    dos = tmp_path / "dos.yaml"
+    dos.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    a = CliRunner().invoke(main, ["adjudicate", "--json", str(plain)])
+    b = CliRunner().invoke(main, ["adjudicate", "--json", str(dos)])
+    assert a.exit_code == b.exit_code == 0
+    ra, rb = json.loads(a.stdout), json.loads(b.stdout)
+    assert ra["rulings"] == rb["rulings"] and ra["findings"] == rb["findings"]
+
+
+# --- strings that look like programs ---------------------------------------------------------
+HOSTILE = [
+    'x). #include "/etc/passwd".',
+    '#script (python) import os; os.system("id") #end.',
+    'a" :- b. ruling(pwned,"no-penalty"). %',
+    "back\\slash \\\" quote",
+    "#const n=99. #program base.",
+    "}{][&*!|>%@`",
+]
+PLAIN = ["Ames", "Brown", "Clark", "Dodd"]
+
+
+def _play_incident(names):
+    return ("game: whist\n"
+            f"players: {{N: {json.dumps(names[0])}, E: {json.dumps(names[1])}, S: {json.dumps(names[2])}, "
+            f"W: {json.dumps(names[3])}}}\n"
+            "dealer: S\nnote: " + json.dumps(HOSTILE[0]) + "\nstart: {trick: 3, leader: N}\n"
+            "events:\n"
+            f"  - lead: {{by: {json.dumps(names[3])}, card: KS}}\n"
+            "  - claim-rest: {by: N, words: " + json.dumps(HOSTILE[1]) + "}\n")
+
+
+def _table_incident(names):
+    return ("game: whist\n"
+            f"candidates: {json.dumps(names)}\n"
+            "events:\n" + "".join(f"  - cut-for-table: {{by: {json.dumps(n)}, card: {c}}}\n"
+                                  for n, c in zip(names, ["3H", "KS", "AD", "9C"])))
+
+
+def _shape(res, names):
+    """The rulings with the players' names replaced by their places in the list."""
+    who = {n: f"player {i}" for i, n in enumerate(names)}
+    return sorted((r["remedy"], r["laws"], sorted(who.get(x, x) for x in r["may_exact"]), r["status"])
+                  for r in res["rulings"])
+
+
+@pytest.mark.parametrize("make", [_play_incident, _table_incident])
+def test_names_that_look_like_asp_are_data_and_change_nothing(make, monkeypatch):
+    """Every program text clingo receives is one of the package's rule files, word for word; the
+    incident's strings reach it only as symbols (String terms), and the ruling is the one the
+    same incident gets with plain names."""
+    added, loaded = [], []
+    real_add = clingo.Control.add
+    monkeypatch.setattr(clingo.Control, "add", lambda self, *a, **k: (added.append(a[-1]), real_add(self, *a, **k))[1])
+    monkeypatch.setattr(clingo.Control, "load", lambda self, path: loaded.append(path))
+    parts = engine.program("american-1893").parts
+    texts = {p.text for p in parts}
+    for names in (HOSTILE[:4], HOSTILE[2:6]):
+        engine._SEEN.clear()            # the first use of each file goes through Control.add
+        for part in parts:
+            part.release()
+        inc = incident.parse(make(names), "hostile.yaml")
+        res = ruling.build(inc, engine.solve(inc))
+        plain = incident.parse(make(PLAIN), "plain.yaml")
+        assert _shape(res, names) == _shape(ruling.build(plain, engine.solve(plain)), PLAIN)
+        for sym in facts.build(inc):
+            assert sym.name in {"game", "code", "dealer", "trump", "trump_card", "score", "start", "dealt",
+                                "candidate", "games_played", "ev", "arg", "now"}
+    assert loaded == []
+    assert added and all(t in texts for t in added)
+    assert not any(h in t for h in HOSTILE for t in added)
+
+
+def test_an_input_cannot_add_a_rule():
+    """The strongest form: a candidate named as the body of a rule that would add a ruling, and
+    a claim whose words would. Clingo sees a string; no `pwned` ruling, no atom named pwned."""
+    name = 'x). ruling(pwned,"no-penalty"). #show pwned/0. y('
+    src = _table_incident([name, "Brown", "Clark", "Dodd"])
+    inc = incident.parse(src, "hostile.yaml")
+    sol = engine.solve(inc)
+    assert "pwned" not in sol.atoms
+    assert {r.name for r, _ in sol.get("ruling")} == {"partners", "first_deal"}
+    assert any(s.name == "candidate" and s.arguments[0].type == clingo.SymbolType.String
+               and s.arguments[0].string == name for s in sol.facts)
+
+
+def test_nothing_is_read_but_the_incident_and_the_package(tmp_path, monkeypatch):
+    """Every file opened while an incident is read and ruled on: the incident, and the package's
+    own modules and rule files. (Outside the tests: `strace -f -e trace=openat adjudicator
+    adjudicate FILE` shows the same, with Python's own start-up files.)"""
+    p = tmp_path / "hostile.yaml"
+    p.write_text(_play_incident(HOSTILE[:4]) + "  - look-at-trick: {by: E}\n", encoding="utf-8")
+    opened = []
+    real_open, real_os_open, real_io_open = builtins.open, os.open, __import__("io").open
+
+    def rec(fn):
+        def wrapper(file, *a, **k):
+            if isinstance(file, (str, bytes, os.PathLike)):
+                opened.append(os.path.realpath(os.fsdecode(file)))
+            return fn(file, *a, **k)
+        return wrapper
+    monkeypatch.setattr(builtins, "open", rec(real_open))
+    monkeypatch.setattr(os, "open", rec(real_os_open))
+    monkeypatch.setattr(__import__("io"), "open", rec(real_io_open))
+    monkeypatch.setattr(clingo.Control, "load", lambda self, path: opened.append(f"clingo.load:{path}"))
+    engine.program.cache_clear()
+    engine._PROGRAMS.clear()
+    engine._SEEN.clear()
+    for f in vars(registry).values():
+        if hasattr(f, "cache_clear"):
+            f.cache_clear()
+    r = CliRunner().invoke(main, ["adjudicate", "--json", str(p)])
+    assert r.exit_code == 0, r.output
+    outside = [f for f in opened if f != os.path.realpath(p)
+               and not f.startswith(RULES + os.sep) and not f.startswith(PACKAGE + os.sep)]
+    assert not outside, outside
+    assert os.path.realpath(p) in opened
+
+
+# --- the same answer every time ------------------------------------------------------------
+def test_the_same_incident_gives_the_same_bytes_every_time(tmp_path):
+    contradiction = os.path.join(ROOT, "tests", "bad_input", "card-held-by-one-played-by-another.yaml")
+    runs = {}
+    for seed in ("0", "1", "12345"):
+        env = {"PYTHONHASHSEED": seed}
+        runs[seed] = [cli("adjudicate", CASE, env=env)[1], cli("adjudicate", "--json", CASE, env=env)[1],
+                      cli("adjudicate", "--json", contradiction, env=env)[1:3]]
+    first = runs["0"]
+    assert first[0] and json.loads(first[1])["rulings"] and json.loads(first[2][0])["error"]["problems"]
+    assert all(r == first for r in runs.values())
+
+
+# --- bounded grounding and solving -----------------------------------------------------------
+def test_the_time_limit_stops_the_wait_even_inside_grounding():
+    """clingo cannot interrupt a grounding; the caller stops waiting at the limit all the same."""
+    inc = incident.load(os.path.join(ROOT, "cases", "whist", "american-1893",
+                                     "30-both-sides-revoke-neither-can-win-the-game.yaml"))
+    t0 = time.monotonic()
+    with pytest.raises(TimeLimit) as e:
+        engine.solve(inc, timeout=0.001, full=True)
+    assert time.monotonic() - t0 < 1.0
+    assert "no ruling within the time limit of 0.001 s" in str(e.value)
+    engine.solve(inc)  # and the next ruling is unaffected
+
+
+def test_the_command_says_so_when_the_time_limit_is_hit():
+    rc, out, err, seconds = cli("adjudicate", CASE, env={"ADJUDICATOR_TIME_LIMIT": "0.001"})
+    assert rc == 1 and out == "" and seconds < 5
+    assert err.startswith("no ruling within the time limit of 0.001 s: the grounding of the rules did not finish")
+    assert "Traceback" not in err
+
+
+def _worst(kind):
+    """An incident at the input limits that grounds slowest of those measured (see the report of
+    issue 5): 100 events, plays interleaved with another kind, every optional field filled, holdings
+    of 13 cards and four suits, all four hands given."""
+    from adjudicator import schema
+    cards = [r + s for s in "SHDC" for r in "A K Q J 10 9 8 7 6 5 4 3 2".split()]
+    seats = "WNES"
+
+    def val(f, i):
+        t = f.type
+        if f.choices:
+            return f.choices[i % len(f.choices)]
+        return {"seat": seats[i % 4], "seats": "N-S", "person": seats[i % 4], "card": cards[i % 52],
+                "cards": [cards[(i * 7 + j) % 52] for j in range(13)],
+                "holding": [cards[(i * 7 + j) % 52] for j in range(13)] + ["spades", "hearts", "diamonds", "clubs"],
+                "suit": "hearts", "suits": ["spades", "hearts", "diamonds", "clubs"], "int": 1,
+                "trick": 1 + i % 13, "bool": bool(i % 2), "remedy": "call-suit",
+                "side-scores": {"N-S": 7, "E-W": 6}}.get(t, "x")
+    events = []
+    for i in range(incident.MAX_EVENTS):
+        if i % 2 == 0:
+            k = i // 2
+            events.append({("lead" if k % 4 == 0 else "play"): {"by": seats[k % 4], "card": cards[k % 52]}})
+        else:
+            ev = schema.EVENTS[kind]
+            events.append({kind: {f.name: val(f, i) for f in ev.fields}})
+    import yaml
+    return yaml.safe_dump({"game": "whist", "dealer": "S", "trump": "7H", "score": {"N-S": 3, "E-W": 4},
+                           "start": {"trick": 1, "leader": "W"},
+                           "players": {"N": "Ames", "E": "Brown", "S": "Clark", "W": "Dodd"},
+                           "hands": {s: cards[i * 13:(i + 1) * 13] for i, s in enumerate("NESW")},
+                           "events": events}, sort_keys=False)
+
+
+@pytest.mark.parametrize("kind", ["lead", "renounce"])
+def test_the_worst_incident_the_limits_admit_is_ruled_on_well_inside_the_time_limit(kind):
+    inc = incident.parse(_worst(kind), "worst.yaml")       # within every input limit
+    assert len(inc.events) == incident.MAX_EVENTS
+    t0 = time.monotonic()
+    sol = engine.solve(inc, timeout=engine.DEFAULT_TIMEOUT, full=True)
+    seconds = time.monotonic() - t0
+    try:
+        ruling.build(inc, sol)
+    except Exception as e:  # a contradiction is a fine answer; only the time is measured here
+        assert getattr(e, "exit_code", None) == 2, e
+    assert seconds < engine.DEFAULT_TIMEOUT, f"{seconds:.1f} s"
+
+
+def test_one_event_over_the_limit_is_refused_before_any_grounding():
+    text = _worst("lead").replace("events:\n", "events:\n- look: {by: N}\n", 1)
+    with pytest.raises(InputError) as e:
+        incident.parse(text, "worst.yaml")
+    assert f"an incident has at most {incident.MAX_EVENTS} events" in str(e.value)
+
+
+# --- a fault of ours: exit 1, no traceback, no solver text unless --debug ------------------------
+def test_an_internal_fault_shows_no_traceback_and_no_solver_text_unless_debug(monkeypatch):
+    from adjudicator.errors import InternalError
+
+    def broken(inc, **kw):
+        raise RuntimeError("<block>:3:1-4: error: syntax error, unexpected <IDENTIFIER>")
+    monkeypatch.setattr(engine, "solve", broken)
+    r = CliRunner().invoke(main, ["adjudicate", CASE])
+    assert r.exit_code == 1
+    assert r.stderr.startswith("internal error (RuntimeError).\nThis is a fault in the adjudicator")
+    assert "Traceback" not in r.output and "syntax error" not in r.output
+    r = CliRunner().invoke(main, ["--debug", "adjudicate", CASE])
+    assert r.exit_code == 1 and "Traceback" in r.stderr and "syntax error" in r.stderr
+
+    def no_parse(inc, **kw):
+        raise InternalError("the rules of american-1893 do not parse", "<block>:3:1-4: error: syntax error")
+    monkeypatch.setattr(engine, "solve", no_parse)
+    r = CliRunner().invoke(main, ["adjudicate", "--json", CASE])
+    assert r.exit_code == 1 and "syntax error" not in r.output
+    assert json.loads(r.stdout) == {"error": {"message": "the rules of american-1893 do not parse", "exit_code": 1}}
+    r = CliRunner().invoke(main, ["--debug", "adjudicate", CASE])
+    assert "details: <block>:3:1-4: error: syntax error" in r.stderr
+
+
+def test_a_flood_of_contradictions_is_cut_short_on_the_terminal_not_in_json():
+    from adjudicator.errors import InconsistentIncident
+    e = InconsistentIncident("f.yaml", [f"problem {i} at line {i}" for i in range(25)])
+    lines = str(e).splitlines()
+    assert lines[20] == "  - problem 19 at line 19" and lines[21] == "  ... and 5 more (--json lists them all)"
+    assert len(e.problems) == 25
