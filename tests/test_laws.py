@@ -67,14 +67,6 @@ def _exercised_by_cases(code):
     return out
 
 
-# Laws of the English code not yet encoded: each is a known gap (see the closing note),
-# not a law that gives nothing to adjudicate. The test fails if one of them becomes covered, so
-# that the list only shrinks.
-PENDING = {
-    "english-1864": set(),
-}
-
-
 def _coverage(code):
     cited, exercised = _cited_in_rules(code), _exercised_by_cases(code)
     head = lambda c: c.split(".")[0] if c[0].isdigit() else c
@@ -98,11 +90,7 @@ def _coverage(code):
 @pytest.mark.parametrize("code", ["american-1893", "english-1864"])
 def test_every_law_is_encoded_and_exercised_or_marked(code):
     missing = _coverage(code)
-    pending = PENDING.get(code, set())
-    unexpected = [f"{lid}: {why}" for lid, why in missing if lid not in pending]
-    assert not unexpected, "\n".join(unexpected)
-    done = pending - {lid for lid, _ in missing}
-    assert not done, f"now covered, remove from PENDING: {sorted(done, key=lambda x: int(x) if x.isdigit() else 999)}"
+    assert not missing, "\n".join(f"{lid}: {why}" for lid, why in missing)
 
 
 def test_law_files_read_refined_concepts_never_the_raw_input():
