@@ -82,6 +82,7 @@ class Incident:
         self.players = players or {}            # seat -> name
         self.candidates = candidates or []
         self.hand_lines: dict[str, int] = {}    # seat -> line of its entry under `hands`
+        self.key_lines: dict[str, int] = {}     # top-level key -> its line (key_line(K) in the rules)
 
     def line_of(self, t: int) -> int | None:
         if 1 <= t <= len(self.events):
@@ -686,6 +687,7 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     inc = Incident(file=file, game=game, code=code, top=out, events=events,
                    players=players, candidates=candidates)
     inc.hand_lines = hand_lines
+    inc.key_lines = {k: top[k].line for k in top}
     if "name" in top:
         inc.name = ck.text(top["name"], "name")
     if "expected" in top:

@@ -50,6 +50,10 @@ class Namer:
             return self.card_id(s)
         if s.name == "at" and len(s.arguments) == 1:
             return self.ident(s.arguments[0])
+        if s.name == "key_line" and len(s.arguments) == 1:   # the line of a top-level key
+            key = self.ident(s.arguments[0]).replace("_", "-")
+            line = self.inc.key_lines.get(key)
+            return f"line {line}" if line else f"`{key}`"
         if s.name in SIDE and not s.arguments:
             return SIDE[s.name]
         name = s.name.replace("_", "-")
