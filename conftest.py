@@ -5,7 +5,27 @@ rulings expected and those given.
 """
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
+
+from tests.conftest import SHARED, solved
+
+
+def pytest_configure(config):
+    """One folder per run where the workers share the cases they have solved (tests/conftest.py)."""
+    if not hasattr(config, "workerinput") and SHARED not in os.environ:
+        config._solved_dir = tempfile.mkdtemp(prefix="adjudicator-solved-")
+        os.environ[SHARED] = config._solved_dir
+
+
+def pytest_unconfigure(config):
+    folder = getattr(config, "_solved_dir", None)
+    if folder:
+        os.environ.pop(SHARED, None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def pytest_collect_file(parent, file_path):
@@ -27,8 +47,13 @@ class CaseFile(pytest.File):
 
 class CaseItem(pytest.Item):
     def runtest(self):
-        from adjudicator import cases
-        out = cases.run(str(self.path))
+        from adjudicator import cases, incident
+        from adjudicator.errors import AdjudicatorError
+        inc = incident.load(str(self.path))
+        s = solved(str(self.path))
+        if s.error is not None:
+            raise AdjudicatorError(s.error)
+        out = cases.judge(inc, s.result, s.inconsistent(inc.file))
         self.case_name = out.name
         if not out.ok:
             raise CaseFailure(out)

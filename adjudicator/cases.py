@@ -200,16 +200,26 @@ def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError
 
 def run(path: str) -> Outcome:
     inc = incident.load(path)
-    if inc.expected is None:
-        raise InputError("this is not a case file: it has no `expected`", path,
-                         hint="a case file is an incident plus `name` and `expected`")
+    _is_case(inc)
     result, error = None, None
     try:
         result = ruling.build(inc, engine.solve(inc))
     except InconsistentIncident as e:
         error = e
+    return judge(inc, result, error)
+
+
+def _is_case(inc: incident.Incident):
+    if inc.expected is None:
+        raise InputError("this is not a case file: it has no `expected`", inc.file,
+                         hint="a case file is an incident plus `name` and `expected`")
+
+
+def judge(inc: incident.Incident, result: dict | None, error: InconsistentIncident | None) -> Outcome:
+    """The outcome of a case whose ruling (or refusal) is already known."""
+    _is_case(inc)
     diff = compare(inc, result, error)
-    return Outcome(path, inc.name or os.path.basename(path), not diff, diff)
+    return Outcome(inc.file, inc.name or os.path.basename(inc.file), not diff, diff)
 
 
 def find(paths) -> list[str]:

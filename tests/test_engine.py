@@ -6,7 +6,7 @@ import pytest
 from adjudicator import engine, facts, incident, ruling
 from adjudicator.errors import AdjudicatorError
 
-from .conftest import CASES
+from .conftest import CASES, solved
 
 
 def _run(inc, full):
@@ -16,10 +16,25 @@ def _run(inc, full):
         return f"refused: {e}"
 
 
+def _triggered(path, inc):
+    """The case as solved once for the run, with only the triggered files (tests/conftest.py)."""
+    s = solved(path)
+    if s.result is not None:
+        return json.dumps(s.result, sort_keys=True)
+    return f"refused: {s.inconsistent(inc.file) or s.error}"
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.split("cases/")[-1])
 def test_loading_only_the_triggered_files_changes_nothing(path):
     inc = incident.load(path)
-    assert _run(inc, full=False) == _run(inc, full=True)
+    assert _triggered(path, inc) == _run(inc, full=True)
+
+
+def test_the_shared_solution_is_the_one_a_fresh_solve_gives():
+    """The run's shared cache gives, for a case, the bytes a fresh solve in this process gives."""
+    for path in CASES[::97]:
+        inc = incident.load(path)
+        assert _triggered(path, inc) == _run(inc, full=False), path
 
 
 def test_every_rule_file_declares_when_it_is_loaded():
@@ -107,3 +122,12 @@ events:
                 sol.atoms[sym.name].append(tuple(sym.arguments))
     res = ruling.build(inc, sol)
     assert [(r["remedy"], r["laws"]) for r in res["rulings"]] == [("no-penalty", ["20.boston"])]
+
+
+def test_every_contradiction_a_case_gives_names_the_lines_that_conflict():
+    """Each problem of a refused account points into the file (a line, or the key it concerns)."""
+    import re
+    refused = [(p, solved(p).problems) for p in CASES if solved(p).problems]
+    assert refused
+    bare = [f"{p}: {x}" for p, problems in refused for x in problems if not re.search(r"\bline \d+\b", x)]
+    assert not bare, "\n".join(bare)

@@ -1,22 +1,19 @@
-"""The English scoring laws (1-12): the cases that need a revoke, run against a stand-in for the
-revoke laws until rules/whist/english-1864/revoke.lp exists; and the input the scoring laws read
-(a score before the hand, the games of the rubber), refused with a clear error when it cannot be.
+"""The English scoring laws (1-12): the cases that need a revoke are there (they run under cases/
+with the revoke laws); and the input the scoring laws read (a score before the hand, the games of
+the rubber), refused with a clear error when it cannot be.
 """
 import os
 
 import pytest
 
-from adjudicator import cases, engine, incident, registry
+from adjudicator import incident
 from adjudicator.errors import InputError
 
 from .conftest import ROOT
 
 ENGLISH = os.path.join(ROOT, "cases", "whist", "english-1864")
-STANDIN = os.path.join(ROOT, "tests", "fixtures", "english-revoke-standin.lp")
-REVOKE_LAWS = os.path.join(registry.rules_dir(), "whist", "english-1864", "revoke.lp")
 
-# The scoring cases whose incidents hold a revoke: they pass under the real revoke laws once they
-# are merged; until then, here, under the stand-in.
+# The scoring cases whose incidents hold a revoke.
 WITH_REVOKE = [
     "04-72-a-side-at-four-whose-score-a-revoke-penalty-cuts-to-one-still-cannot-score-honours.yaml",
     "05-72-the-claimants-at-two-add-three-and-win-a-treble-though-the-revokers-made-thirteen-tricks-and-four-honours.yaml",
@@ -30,17 +27,6 @@ WITH_REVOKE = [
 def test_the_revoke_cases_are_there():
     for name in WITH_REVOKE:
         assert os.path.exists(os.path.join(ENGLISH, name)), name
-
-
-@pytest.mark.skipif(os.path.exists(REVOKE_LAWS),
-                    reason="the revoke laws are encoded: the cases run as they are, under cases/")
-@pytest.mark.parametrize("name", WITH_REVOKE)
-def test_scoring_with_a_revoke_under_the_stand_in(name, monkeypatch):
-    base = engine.program("english-1864")
-    prog = engine.Program("english-1864", base.parts + [engine.Part(STANDIN, None)])
-    monkeypatch.setattr(engine, "program", lambda code: prog if code == "english-1864" else base)
-    out = cases.run(os.path.join(ENGLISH, name))
-    assert out.ok, out.diff
 
 
 def _parse(src):

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator import engine, incident, laws, registry, ruling
+from adjudicator import laws, registry
 
-from .conftest import CASES
+from .conftest import CASES, solved
 
 CODE = "american-1893"
 
@@ -35,14 +35,6 @@ def _cited_in_rules(code):
     return set(re.findall(r'"([0-9]+(?:\.[IVX]+)?|etiquette\.[0-9]|erroneous-scores)"', text))
 
 
-def _strings(sym):
-    if sym.type == sym.type.String:
-        yield sym
-    elif sym.type == sym.type.Function:
-        for a in sym.arguments:
-            yield from _strings(a)
-
-
 @functools.cache
 def _exercised_by_cases(code):
     """The laws the code's cases make the engine cite, in a ruling or a finding."""
@@ -52,13 +44,12 @@ def _exercised_by_cases(code):
             data = yaml.safe_load(fh)
         if (data.get("code") or registry.default_code(data.get("game", "whist"))) != code:
             continue
-        inc = incident.load(str(path))
-        sol = engine.solve(inc)
+        s = solved(str(path))       # each case solved once per run (tests/conftest.py)
         if (data.get("expected") or {}).get("error"):
             # an account refused as impossible exercises the law it cites (e.g. English 14)
-            out |= {a.string for atom in sol.get("inconsistent") for a in _strings(atom[0])}
+            out |= set(s.refusal_strings)
             continue
-        result = ruling.build(inc, sol)
+        result = s.result
         for r in result["rulings"] + result["findings"]:
             out |= set(r["laws"])
         for r in result["rulings"]:

@@ -5,7 +5,7 @@ missing case) shows up here as an InternalError, whatever the cases happen to co
 """
 import string
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from adjudicator import engine, incident, registry, ruling, schema
@@ -87,8 +87,7 @@ def _yaml(inc) -> str:
     return yaml.safe_dump(inc, sort_keys=False)
 
 
-@settings(max_examples=int(__import__("os").environ.get("RANDOM_INCIDENTS", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(incidents())
+@given(incidents())     # as many examples as the profile draws (tests/conftest.py)
 def test_every_account_gets_a_ruling_or_a_clean_refusal(inc):
     text = _yaml(inc)
     try:
@@ -236,8 +235,7 @@ def mutated(draw):
 LINE = re.compile(r"^<stdin>:\d+:\d+: ")
 
 
-@settings(max_examples=int(os.environ.get("RANDOM_INCIDENTS", "300")), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=2 * settings.default.max_examples)   # twice the profile's draw
 @given(mutated(), st.booleans())
 def test_a_mutated_case_gets_a_ruling_or_an_error_naming_the_line(case, as_json):
     """Through the command, on standard input: exit 0 with rulings, or exit 2 with a message that
