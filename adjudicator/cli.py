@@ -139,8 +139,8 @@ def compare(ctx, file, codes, as_json):
         import json
         from . import compare as cmp, incident, registry
         stdin_text = sys.stdin.read() if file == "-" else None
-        if codes:
-            wanted = [c.strip() for c in codes.split(",") if c.strip()]
+        if codes:   # a code, or a game's name for its default code
+            wanted = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes") for c in codes.split(",") if c.strip()))
         else:
             game = incident.load(file, stdin_text).game
             wanted = [c for c in registry.codes_of(game) if registry.encoded(c)]
@@ -188,12 +188,14 @@ def check(ctx, paths, quiet):
 
 
 @main.command()
-@click.argument("code")
+@click.argument("code_or_game", metavar="CODE")
 @click.argument("number")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def law(ctx, code, number, as_json):
+def law(ctx, code_or_game, number, as_json):
     """Print law NUMBER of CODE (e.g. `adjudicator law american-1893 24`, 17.II, 24.boston).
+
+    A game's name stands for its default code: `adjudicator law piquet 54`, `law whist 24`.
 
     With its exceptions for other games, the laws it refers to and that refer to it, its topics,
     and, for a code encoded as rules, the rule files citing it and the cases exercising it.
@@ -201,6 +203,7 @@ def law(ctx, code, number, as_json):
     def go():
         import json
         from . import laws, registry, render
+        code = registry.resolve_code(code_or_game, "adjudicator law")
         info = dict(registry.code_info(code))
         book = laws.book(code)
         info["source"] = book.get("source", {})
@@ -227,11 +230,12 @@ def law(ctx, code, number, as_json):
 
 @main.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--code", help="Search only this code's laws (`adjudicator codes` lists them).")
+@click.option("--code", "code_given", help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
+              "stands for its default code).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 500), help="How many laws to show.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def search(ctx, words, code, limit, as_json):
+def search(ctx, words, code_given, limit, as_json):
     """Find the laws of every code on WORDS, best first, with the words found in context.
 
     Plain words do: `adjudicator search card dropped on the floor`. Inflections and old
@@ -242,8 +246,8 @@ def search(ctx, words, code, limit, as_json):
         from . import laws, registry, render
         from . import search as searching
         from .errors import InputError
+        code = registry.resolve_code(code_given, "adjudicator search --code") if code_given else None
         if code:
-            registry.code_info(code)
             if code not in laws.codes():
                 raise InputError(f"code '{code}' has no law texts", file="adjudicator search",
                                  hint="`adjudicator codes` lists the codes")
@@ -261,22 +265,28 @@ def search(ctx, words, code, limit, as_json):
 
 @main.command()
 @click.argument("name", nargs=-1)
+@click.option("--code", "codes_given", multiple=True,
+              help="Show only this code's laws (repeat for several; a game's name stands for its default code).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def topic(ctx, name, as_json):
+def topic(ctx, name, codes_given, as_json):
     """List the laws of every code on topic NAME side by side (no NAME: list the topics).
 
-    E.g. `adjudicator topic revoke`, `adjudicator topic lead out of turn`.
+    E.g. `adjudicator topic revoke`, `adjudicator topic lead out of turn --code piquet`.
     """
     def go():
         import json
-        from . import laws, render
+        from . import laws, registry, render
+        only = {registry.resolve_code(c, "adjudicator topic --code") for c in codes_given}
         if not name:
             rows = laws.topic_list()
             click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else render.topics_text(rows),
                        nl=as_json)
             return 0
         t = laws.topic(laws.resolve_topic(" ".join(name)))
+        if only:
+            t["codes"] = [c for c in t["codes"] if c["code"] in only]
+            t["not_covered"] = [c for c in t["not_covered"] if c in only]
         click.echo(json.dumps(t, indent=2, ensure_ascii=False) if as_json else render.topic_text(t), nl=as_json)
         return 0
     _run(ctx.obj["debug"], go, as_json)

@@ -41,6 +41,25 @@ def default_code(game: str) -> str:
     return _codes()[game]["default"]
 
 
+def resolve_code(name: str, command: str = "adjudicator") -> str:
+    """The code a person means by NAME: a code as it is named (`portland-club`), or a game's name
+    for its default code (`piquet`, `whist`), in any case and with spaces for hyphens. Unknown: the
+    error lists what is known."""
+    word = str(name).strip().lower().replace(" ", "-").replace("_", "-")
+    g = _codes()
+    for game, entry in g.items():
+        if word in entry["codes"]:
+            return word
+    if word in g:
+        return g[word]["default"]
+    known = [c for game in g for c in g[game]["codes"]] + list(g)
+    from .incident import shown, suggest
+    close = suggest(word, known)
+    raise UnknownCode(f"unknown code or game '{shown(name)}'", command,
+                      hint=(f"did you mean '{close}'? " if close else "")
+                      + "a code (`adjudicator codes` lists them) or a game's name for its default code")
+
+
 def code_info(code: str) -> dict:
     for game, g in _codes().items():
         if code in g["codes"]:

@@ -149,3 +149,39 @@ def test_json_errors_are_data(tmp_path):
     assert r.exit_code == 2
     err = json.loads(r.stdout)["error"]
     assert err["line"] == 3 and "renounce" in err["hint"]
+
+
+# A game's name stands for its default code wherever a code is taken (issue 10, item 6).
+@pytest.mark.parametrize("game,code,number", [("piquet", "portland-club", "54"), ("whist", "american-1893", "24"),
+                                              ("Whist", "american-1893", "24")])
+def test_a_games_name_stands_for_its_default_code_in_law(game, code, number):
+    by_game, by_code = run("law", game, number, "--json"), run("law", code, number, "--json")
+    assert by_game.exit_code == 0, by_game.output
+    assert json.loads(by_game.stdout)["code"] == code
+    assert by_game.stdout == by_code.stdout
+
+
+def test_poker_by_its_games_name():
+    from adjudicator import registry
+    r = run("law", "poker", "8", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["code"] == registry.default_code("poker")
+
+
+def test_a_games_name_in_search_topic_and_compare():
+    s = run("search", "--code", "piquet", "carte", "blanche", "--json")
+    assert s.exit_code == 0, s.output
+    assert {g["code"] for g in json.loads(s.stdout)["results"]} == {"portland-club"}
+    t = run("topic", "revoke", "--code", "whist", "--json")
+    assert t.exit_code == 0, t.output
+    assert [c["code"] for c in json.loads(t.stdout)["codes"]] == ["american-1893"]
+    c = run("compare", "--codes", "whist,english-1864", "--json", CASE)
+    assert c.exit_code == 0, c.output
+    assert c.stdout == run("compare", "--codes", "american-1893,english-1864", "--json", CASE).stdout
+
+
+def test_an_unknown_code_or_game_names_the_command_and_the_closest_name():
+    r = run("law", "pikett", "3")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.stderr.startswith("adjudicator law: unknown code or game 'pikett'")
+    assert "did you mean 'piquet'?" in r.stderr
