@@ -55,10 +55,15 @@ def shown(v, limit: int = 40) -> str:
 class Y:
     """A YAML value with its position (1-based line and column)."""
 
-    __slots__ = ("value", "line", "col", "keys")
+    __slots__ = ("value", "line", "col", "keys", "raw")
 
-    def __init__(self, value: Any, line: int, col: int):
+    def __init__(self, value: Any, line: int, col: int, raw: str | None = None):
         self.value, self.line, self.col = value, line, col
+        self.raw = raw          # a scalar's text as written (names and messages quote it)
+
+    def text(self) -> str:
+        """The scalar as written: `007` stays 007, `true` stays true."""
+        return self.raw if self.raw is not None else str(self.value)
 
 
 class Event:
@@ -101,13 +106,13 @@ def suggest(word: str, options) -> str | None:
 # explicit stack: nothing recurses, so no nesting can exhaust the stack, and the limits on
 # depth and size stop the reading as soon as they are passed, whatever follows.
 # ----------------------------------------------------------------------------------------
-_SAFE = yaml.SafeLoader("")
-_CONSTRUCT = {
-    "tag:yaml.org,2002:int": _SAFE.construct_yaml_int,
-    "tag:yaml.org,2002:bool": _SAFE.construct_yaml_bool,
-    "tag:yaml.org,2002:null": _SAFE.construct_yaml_null,
-    "tag:yaml.org,2002:float": _SAFE.construct_yaml_float,
-}
+# Plain scalars are read by the YAML 1.2 core schema, not PyYAML's YAML 1.1 rules (which read a
+# player named Off as false, 007 as 7, 010 as 8 and 1:30 as 90): null, true/false, and a whole
+# number written plainly; everything else (010, 1:30, 0x1F, 2.5, yes, Off) stays the text written,
+# for the schema to take as a name or refuse as a number (Checker.integer).
+_NULL = {"", "~", "null", "Null", "NULL"}
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _NOT_VALUES = (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)
 
 
@@ -171,7 +176,7 @@ class Reader:
                     self._key(parent, ev, loader)
                     continue
                 key = parent.key.value if parent is not None and isinstance(parent.y.value, dict) else None
-                y = Y(self._scalar(ev, loader, key), line, col)
+                y = Y(self._scalar(ev, loader, key), line, col, ev.value)
             else:
                 if is_key:
                     raise self.err("a key must be a plain word", ev)
@@ -201,19 +206,21 @@ class Reader:
         frame.key = frame.y.keys[key] = Y(key, line, col)
 
     def _scalar(self, ev, loader, key: str | None = None):
-        """A scalar resolved as the safe loader would: int, float, bool, null, or text."""
-        if ev.tag == "!":
-            return ev.value
-        tag = loader.resolve(yaml.ScalarNode, ev.value, ev.implicit)
-        construct = _CONSTRUCT.get(tag)
-        if construct is None:
-            return ev.value
-        try:
-            return construct(yaml.ScalarNode(tag, ev.value))
-        except ValueError:  # a number of thousands of digits
-            where = f"`{shown(key)}`: " if key is not None else ""
-            raise self.err(f"{where}the number {shown(ev.value, 12)} has {len(ev.value):,} digits; "
-                           "no number in an incident is that long", ev)
+        """A scalar by the YAML 1.2 core schema: null, true/false, a whole number, or text."""
+        text = ev.value
+        if ev.tag == "!" or not ev.implicit[0]:       # quoted: text as written
+            return text
+        if text in _NULL:
+            return None
+        if text in _BOOL:
+            return _BOOL[text]
+        if _INT.fullmatch(text):
+            if len(text) > 100:
+                where = f"`{shown(key)}`: " if key is not None else ""
+                raise self.err(f"{where}the number {shown(text, 12)} has {len(text):,} digits; "
+                               "no number in an incident is that long", ev)
+            return int(text)
+        return text
 
 
 def load_text(text: str, file: str) -> Y:
@@ -440,8 +447,15 @@ class Checker:
 
     def integer(self, y: Y, what: str, lo=0, hi=10_000):
         v = y.value
+        if isinstance(v, str) and re.fullmatch(r"[-+]?0[0-9_]+", v.strip()):
+            n = v.strip().lstrip("+-0").replace("_", "") or "0"
+            raise self.err(y, f"{what}: '{shown(v)}' has a leading zero, which some readers take for an "
+                           "octal number", f"write {n}")
+        if isinstance(v, str) and re.fullmatch(r"[-+]?[0-9]+(:[0-5]?[0-9])+", v.strip()):
+            raise self.err(y, f"{what}: '{shown(v)}' is not a whole number (some readers take it for "
+                           "minutes and seconds)", "write one whole number, e.g. 3")
         if isinstance(v, bool) or not isinstance(v, int):
-            raise self.err(y, f"{what}: expected a whole number, not '{shown(v)}'")
+            raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'")
         if not lo <= v <= hi:
             raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})")
         return v
@@ -449,7 +463,7 @@ class Checker:
     def boolean(self, y: Y, what: str):
         if isinstance(y.value, bool):
             return y.value
-        raise self.err(y, f"{what}: expected true or false, not '{y.value}'")
+        raise self.err(y, f"{what}: expected true or false, not '{shown(y.text())}'")
 
     def items(self, y: Y, what: str, limit: int = MAX_LIST) -> list[Y]:
         """A list's items (a single value is a list of one), at most `limit` of them."""
@@ -463,7 +477,7 @@ class Checker:
         """A player's name: one line of printable text, not a seat's name."""
         if isinstance(y.value, (dict, list)) or y.value is None:
             raise self.err(y, f"{what}: expected a player's name")
-        v = str(y.value).strip()
+        v = y.text().strip()
         if not v:
             raise self.err(y, f"{what}: a player's name cannot be empty")
         bad = next((c for c in v if not c.isprintable()), None)
@@ -490,7 +504,7 @@ class Checker:
     def text(self, y: Y, what: str):
         if isinstance(y.value, (dict, list)):
             raise self.err(y, f"{what}: expected text")
-        return "" if y.value is None else str(y.value)
+        return "" if y.value is None else y.text()
 
     def choice(self, y: Y, what: str, choices):
         v = y.value

@@ -439,3 +439,42 @@ def test_a_flood_of_contradictions_is_cut_short_on_the_terminal_not_in_json():
     lines = str(e).splitlines()
     assert lines[20] == "  - problem 19 at line 19" and lines[21] == "  ... and 5 more (--json lists them all)"
     assert len(e.problems) == 25
+
+
+# ---------------------------------------------------------------------------------------------
+# Values as written (YAML 1.2 core), never as YAML 1.1 turns them.
+# ---------------------------------------------------------------------------------------------
+def _lead_by_north(players):
+    return ("game: whist\ndealer: S\ntrump: hearts\n"
+            f"players: {players}\n"
+            "events:\n  - lead: {by: N, card: KS}\n")
+
+
+def test_names_are_the_text_written_not_what_yaml_1_1_makes_of_them():
+    inc = incident.parse(_lead_by_north("{N: Off, E: 007, S: Yes, W: true}"), "names.yaml")
+    assert inc.players == {"N": "Off", "E": "007", "S": "Yes", "W": "true"}
+
+
+@pytest.mark.parametrize("written,fix", [("010", "write 10"), ("013", "write 13"), ("0x0A", None), ("1:30", None),
+                                         ("2.5", None), ("yes", None)])
+def test_a_number_with_a_leading_zero_or_a_colon_is_refused_with_its_line(written, fix):
+    src = f"game: whist\ndealer: S\ntrump: hearts\nstart: {{trick: {written}, leader: N}}\nevents:\n  - lead: {{by: N, card: KS}}\n"
+    with pytest.raises(InputError) as e:
+        incident.parse(src, "numbers.yaml")
+    assert (e.value.line, e.value.file) == (4, "numbers.yaml")
+    assert f"'{written}'" in e.value.message
+    if fix:
+        assert e.value.hint == fix
+
+
+def test_games_played_in_minutes_and_seconds_is_refused():
+    src = ("game: whist\ncandidates: [Ames, Brown, Clark, Dodd, Ellis]\ngames-played: {Ames: 1:30}\n"
+           "events:\n  - declare-intention: {by: Ellis}\n")
+    with pytest.raises(InputError) as e:
+        incident.parse(src, "gp.yaml")
+    assert e.value.line == 3 and "'1:30' is not a whole number" in e.value.message
+
+
+def test_a_plain_whole_number_and_true_false_still_read_as_such():
+    src = "game: whist\ndealer: S\ntrump: hearts\nstart: {trick: 10, leader: N}\nevents:\n  - lead: {by: N, card: KS}\n"
+    assert incident.parse(src, "ok.yaml").top["start"] == (10, "N")
