@@ -19,7 +19,7 @@ import traceback
 
 import click
 
-from .errors import AdjudicatorError
+from .errors import AdjudicatorError, safe
 
 
 def _error_json(err: AdjudicatorError) -> dict:
@@ -55,6 +55,26 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
     return 1
 
 
+OUTPUT_FAILED = 1     # the output could not be written (a full disk, a closed standard output)
+
+
+def _is_output_error(e: OSError) -> bool:
+    import errno
+    return e.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, getattr(errno, "EDQUOT", -1))
+
+
+def _output_failed(e: OSError | None) -> None:
+    """Say on standard error that the output could not be written, and end (exit 1)."""
+    import os
+    why = (e.strerror or "write error").lower() if e is not None else "standard output is closed"
+    try:
+        sys.stderr.write(f"adjudicator: the output could not be written ({why}); nothing is complete\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        pass
+    os._exit(OUTPUT_FAILED)
+
+
 def _run(debug: bool, fn, as_json: bool = False):
     try:
         code = fn()
@@ -64,6 +84,11 @@ def _run(debug: bool, fn, as_json: bool = False):
         # the reader went away (`adjudicator events | head`): nothing left to say
         import os
         os._exit(0)
+    except OSError as e:
+        if not _is_output_error(e):
+            code = _fail(e, debug, as_json)
+        else:
+            _output_failed(e)
     except BaseException as e:  # noqa: BLE001 - every failure becomes a message and an exit code
         if isinstance(e, KeyboardInterrupt):
             raise
@@ -138,7 +163,7 @@ def compare(ctx, file, codes, as_json):
     def go():
         import json
         from . import compare as cmp, incident, registry
-        stdin_text = sys.stdin.read() if file == "-" else None
+        stdin_text = incident.read_stdin() if file == "-" else None   # bounded, as adjudicate reads it
         if codes:   # a code, or a game's name for its default code
             wanted = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes") for c in codes.split(",") if c.strip()))
         else:
@@ -364,6 +389,8 @@ def entry():
     and flushed by then, so the process ends at once with the command's exit code.
     """
     import os
+    if sys.stdout is None:        # started with standard output closed (`adjudicator ... >&-`)
+        _output_failed(None)
     try:
         rc = main.main(standalone_mode=False)
     except SystemExit as e:
@@ -382,8 +409,13 @@ def entry():
         rc = 0 if rc is None else 1
     try:
         sys.stdout.flush()
-        sys.stderr.flush()
     except BrokenPipeError:
+        pass
+    except OSError as e:
+        _output_failed(e)
+    try:
+        sys.stderr.flush()
+    except OSError:
         pass
     os._exit(rc)
 

@@ -2,6 +2,16 @@
 from __future__ import annotations
 
 
+def safe(text, limit: int = 300) -> str:
+    """A file name (or any text from outside) as a message may print it: one line, control and
+    direction-changing characters escaped (a name cannot forge an output line or clear the
+    screen), cut short when long."""
+    text = str(text)
+    cut = len(text) > limit
+    out = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text[:limit])
+    return out + ("..." if cut else "")
+
+
 class AdjudicatorError(Exception):
     """Base class: anything raised on purpose by the adjudicator."""
 
@@ -23,7 +33,7 @@ class InputError(AdjudicatorError):
         super().__init__(self.render())
 
     def render(self) -> str:
-        where = self.file
+        where = safe(self.file)
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
@@ -47,7 +57,7 @@ class InconsistentIncident(AdjudicatorError):
     SHOWN = 20   # on the terminal; --json lists them all
 
     def render(self) -> str:
-        lines = [f"{self.file}: this incident cannot have happened as described:"]
+        lines = [f"{safe(self.file)}: this incident cannot have happened as described:"]
         lines += [f"  - {p}" for p in self.problems[:self.SHOWN]]
         if len(self.problems) > self.SHOWN:
             lines.append(f"  ... and {len(self.problems) - self.SHOWN} more (--json lists them all)")

@@ -45,11 +45,35 @@ CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|
 def shown(v, limit: int = 40) -> str:
     """A value from the input as an error message may quote it: one line, control and
     direction-changing characters escaped, and cut short when long."""
+    if isinstance(v, (dict, list)):
+        v = Y(v, 0, 0)          # a mapping or list of values, shown as data
     text = v if isinstance(v, str) else str(v)
     cut = len(text) > limit
     text = text[:limit]
     text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
     return text + ("..." if cut else "")
+
+
+# Letters of other scripts drawn like Latin ones (Cyrillic, Greek): a name spelled with them is
+# compared as the Latin word it looks like, so `Аmes` (Cyrillic А) is Ames and `Ν` (Greek Nu) is N.
+_LOOKALIKE = str.maketrans({
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԝ": "W", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c",
+    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԝ": "w", "һ": "h",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ι": "i",
+})
+
+
+def name_key(name: str) -> str:
+    """What a name is compared by: Unicode-normalised (NFKC), look-alike letters read as the Latin
+    ones, case folded. Two names with one key are one name; a key that is a seat's is a seat."""
+    import unicodedata
+    return unicodedata.normalize("NFKC", name).translate(_LOOKALIKE).casefold().strip()
+
+
+HAND, DECK = 13, 52
+_SIDE_OF = {seat: side for side, seats in schema.SIDES.items() for seat in seats}
 
 
 class Y:
@@ -62,8 +86,17 @@ class Y:
         self.raw = raw          # a scalar's text as written (names and messages quote it)
 
     def text(self) -> str:
-        """The scalar as written: `007` stays 007, `true` stays true."""
-        return self.raw if self.raw is not None else str(self.value)
+        """The scalar as written: `007` stays 007, `true` stays true; a mapping or a list as
+        plain data (never a Python repr, which would differ run to run)."""
+        if self.raw is not None:
+            return self.raw
+        if isinstance(self.value, dict):
+            return "{" + ", ".join(f"{k}: {v.text()}" for k, v in self.value.items()) + "}"
+        if isinstance(self.value, list):
+            return "[" + ", ".join(v.text() for v in self.value) + "]"
+        return str(self.value)
+
+    __str__ = __repr__ = text
 
 
 class Event:
@@ -337,11 +370,16 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
         name = "<stdin>"
         data = stdin_text.encode("utf-8", "surrogateescape") if isinstance(stdin_text, str) else (stdin_text or b"")
     else:
-        name = path
+        from .errors import safe
+        name = safe(path)       # as messages print it: escaped, one line
         data = _read_file(path, name)
     if len(data) > MAX_BYTES:
         raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,
                          hint="is this the right file?")
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) >= 4 and (data[1::2][:8].count(0) >= 3 or
+                                                                   data[0::2][:8].count(0) >= 3)):
+        raise InputError("this is UTF-16 text, not UTF-8", name, 1, 1,
+                         "save it as UTF-8 (in most editors: Save As, with the encoding UTF-8)")
     nul = data.find(b"\x00")
     if nul >= 0:
         line, col = _byte_pos(data, nul)
@@ -364,8 +402,8 @@ class Checker:
         self.file = file
         self.game_points, self.game_law = game     # what a game is, in the code in force
         self.players = players or {}          # seat -> name
-        self.by_name = {v.lower(): k for k, v in self.players.items()}
-        self.candidates = {c.lower(): c for c in candidates}
+        self.by_name = {name_key(v): k for k, v in self.players.items()}
+        self.candidates = {name_key(c): c for c in candidates}
 
     def err(self, y: Y, msg: str, hint: str | None = None):
         return InputError(msg, self.file, y.line, y.col, hint)
@@ -376,7 +414,7 @@ class Checker:
             s = SEAT_WORDS.get(v.strip().lower())
             if s:
                 return s
-            s = self.by_name.get(v.strip().lower())
+            s = self.by_name.get(name_key(v))
             if s:
                 return s
         names = ", ".join(self.players.values())
@@ -386,7 +424,7 @@ class Checker:
     def person(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str):
-            key = v.strip().lower()
+            key = name_key(v)
             if key in self.candidates:
                 return ("name", self.candidates[key])
             if key in SEAT_WORDS or key in self.by_name:
@@ -431,7 +469,16 @@ class Checker:
         return out
 
     def cards(self, y: Y, what: str):
-        return [self.card(it, what) for it in self.items(y, what)]
+        out, first = [], {}
+        for it in self.items(y, what):
+            c = self.card(it, what)
+            if c in first:
+                was = first[c]
+                raise self.err(it, f"{what}: '{shown(it.text())}' is the card written '{shown(was.text())}' at "
+                               f"line {was.line}: one card cannot be listed twice", "list each card once")
+            first[c] = it
+            out.append(c)
+        return out
 
     def seats(self, y: Y, what: str):
         v = y.value
@@ -487,8 +534,10 @@ class Checker:
         if len(v) > MAX_NAME:
             raise self.err(y, f"{what}: a player's name is at most {MAX_NAME} characters, not {len(v):,}",
                            "shorten the name")
-        if v.lower() in SEAT_WORDS or v.lower() in SIDE_WORDS:
-            raise self.err(y, f"{what}: '{shown(v)}' is the name of a seat or a side, not of a player",
+        if name_key(v) in SEAT_WORDS or name_key(v) in SIDE_WORDS:
+            same = "" if v.lower() in SEAT_WORDS or v.lower() in SIDE_WORDS else \
+                f" (written with look-alike or compatibility characters: {ascii(v)})"
+            raise self.err(y, f"{what}: '{shown(v)}' is the name of a seat or a side, not of a player{same}",
                            "give the player's own name")
         return v
 
@@ -496,8 +545,10 @@ class Checker:
         out: list[str] = []
         for it in self.items(y, what, limit):
             v = self.name(it, what)
-            if v.lower() in (o.lower() for o in out):
-                raise self.err(it, f"{what}: '{shown(v)}' is named twice", "name each player once")
+            twin = next((o for o in out if name_key(o) == name_key(v)), None)
+            if twin is not None:
+                how = "" if twin == v else f" (as '{shown(twin)}' before: the same name in another spelling)"
+                raise self.err(it, f"{what}: '{shown(v)}' is named twice{how}", "name each player once")
             out.append(v)
         return out
 
@@ -527,6 +578,14 @@ class Checker:
         if not isinstance(y.value, dict):
             raise self.err(y, f"{what}: expected a mapping (key: value)")
         return y.value
+
+    def once(self, seen: dict, thing: str, ky: Y, what: str, kind: str):
+        """`thing` (a side, a seat) read from key `ky` is not given twice in another spelling."""
+        if thing in seen:
+            first = seen[thing]
+            raise self.err(ky, f"{what}: '{shown(ky.text())}' is the {kind} {thing} again (written "
+                           f"'{shown(first.text())}' at line {first.line})", f"give each {kind} once")
+        seen[thing] = ky
 
     def value(self, f: schema.Field, y: Y, what: str):
         t = f.type
@@ -563,8 +622,10 @@ class Checker:
         if t == "side-scores":
             m = self.mapping(y, what)
             out = {}
+            seen: dict = {}
             for k, v in m.items():
                 side = self.side(y.keys[k], f"{what} key")
+                self.once(seen, side, y.keys[k], what, "side")
                 if what.startswith("score"):
                     n = self.integer(v, f"{what} of {side}", 0, 100)
                     g = self.game_points
@@ -579,8 +640,10 @@ class Checker:
         if t == "side-games":
             m = self.mapping(y, what)
             games = {}
+            seen = {}
             for k, v in m.items():
                 side = self.side(y.keys[k], f"{what} key")
+                self.once(seen, side, y.keys[k], what, "side")
                 if not isinstance(v.value, list):
                     raise self.err(v, f"{what} of {side}: expected a list of the values of the games won",
                                    "e.g. rubber: {N-S: [2], E-W: []} (N-S have won a game worth two)")
@@ -604,6 +667,10 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         raise ck.err(root, "an incident is a mapping with `game` and `events` at the top",
                      "see docs/incident-format.md")
     top = root.value
+    if not set(top) & set(schema.TOP_KEYS):
+        # not an incident at all (another file, a system file through a link): nothing of it is quoted
+        raise ck.err(root, "this is not an incident: none of its keys is an incident's (`game`, `events` ...)",
+                     "is this the right file? see docs/incident-format.md")
     _check_keys(ck, root, schema.TOP_KEYS, "the incident")
     for req in ("game", "events"):
         if req not in top:
@@ -640,8 +707,10 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
                 raise ck.err(top["players"].keys[k], f"players: '{shown(k)}' is the seat {seat} again",
                              "give each seat once")
             name = ck.name(v, f"players.{k}")
-            if name.lower() in (p.lower() for p in players.values()):
-                raise ck.err(v, f"players.{k}: '{shown(name)}' is already the name of another seat",
+            twin = next((p for p in players.values() if name_key(p) == name_key(name)), None)
+            if twin is not None:
+                how = "" if twin == name else f" ('{shown(twin)}' in another spelling: {ascii(name)})"
+                raise ck.err(v, f"players.{k}: '{shown(name)}' is already the name of another seat{how}",
                              "each seat has its own player")
             players[seat] = name
         out["players"] = players
@@ -691,9 +760,10 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         out["hands"] = hands
     if "games-played" in top:
         m = ck.mapping(top["games-played"], "games-played")
-        gp = {}
+        gp, seen = {}, {}
         for k, v in m.items():
             kind, who = ck.person(top["games-played"].keys[k], "games-played")
+            ck.once(seen, who, top["games-played"].keys[k], "games-played", "player")
             gp[who] = ck.integer(v, f"games-played.{k}", 0, 1000)
         out["games_played"] = gp
 
@@ -793,6 +863,16 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
         if name == "wrong-number" and ("surplus" in fields) == ("missing" in fields):
             raise ck.err(kname, "event 'wrong-number' needs exactly one of `surplus` and `missing`",
                          "e.g. - wrong-number: {player: W, missing: 1}")
+        if name == "wrong-number":
+            # a hand of thirteen cards: he cannot lack more than he was dealt, nor be wrong by none
+            for key, top_n in (("missing", HAND), ("surplus", DECK - HAND)):
+                if key in fields and not 1 <= fields[key] <= top_n:
+                    raise ck.err(body_map[key], f"wrong-number.{key}: {fields[key]} cards "
+                                 f"{'too few' if key == 'missing' else 'too many'} cannot be: a hand has {HAND} "
+                                 f"cards and the pack {DECK}", f"give a number from 1 to {top_n}")
+        if name == "consult" and len({_SIDE_OF[x] for x in fields["by"]}) > 1:
+            raise ck.err(body_map["by"], f"consult: {' and '.join(fields['by'])} are not partners: partners "
+                         "consult, adversaries do not", "write the side that consulted, e.g. by: N-S")
         out.append(Event(index=i, name=name, fields=fields, line=kname.line))
     return out
 

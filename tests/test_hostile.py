@@ -478,3 +478,120 @@ def test_games_played_in_minutes_and_seconds_is_refused():
 def test_a_plain_whole_number_and_true_false_still_read_as_such():
     src = "game: whist\ndealer: S\ntrump: hearts\nstart: {trick: 10, leader: N}\nevents:\n  - lead: {by: N, card: KS}\n"
     assert incident.parse(src, "ok.yaml").top["start"] == (10, "N")
+
+
+# ---------------------------------------------------------------------------------------------
+# Accounts that cannot have happened, in two spellings of one thing.
+# ---------------------------------------------------------------------------------------------
+def _incident(top="", event="lead: {by: N, card: KS}"):
+    return f"game: whist\ndealer: S\ntrump: hearts\n{top}events:\n  - lead: {{by: N, card: KS}}\n  - {event}\n"
+
+
+@pytest.mark.parametrize("top,line,says", [
+    ("hands: {N: [AS, as, A♠]}\n", 4, "'as' is the card written 'AS' at line 4"),
+    ("score: {N-S: 2, ns: 3}\n", 4, "'ns' is the side N-S again (written 'N-S' at line 4)"),
+    ("rubber: {E-W: [1], ew: [2]}\n", 4, "'ew' is the side E-W again"),
+    ("players: {N: Ames, E: ames, S: Clark, W: Dodd}\n", 4, "'ames' is already the name of another seat"),
+    ("players: {N: Ames, E: \u0410mes, S: Clark, W: Dodd}\n", 4, "'Ames' in another spelling: '\\u0410mes'"),
+    ("players: {N: Ames, E: \uff21mes, S: Clark, W: Dodd}\n", 4, "'Ames' in another spelling"),
+    ("players: {N: Ames, E: \u039d, S: Clark, W: Dodd}\n", 4, "is the name of a seat or a side"),
+    ("players: {N: Ames, E: Nort\u04bb, S: Clark, W: Dodd}\n", 4, "is the name of a seat or a side"),
+])
+def test_one_thing_in_two_spellings_is_refused_with_its_line(top, line, says):
+    code = "code: english-1864\n" if "rubber" in top else ""
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(code + top), "twice.yaml")
+    assert e.value.line == line + bool(code) and says in e.value.message, e.value
+
+
+def test_games_played_by_one_candidate_in_two_spellings():
+    src = ("game: whist\ncandidates: [Ames, Brown, Clark, Dodd, Ellis]\ngames-played: {Ames: 1, ames: 2}\n"
+           "events:\n  - declare-intention: {by: Ellis}\n")
+    with pytest.raises(InputError) as e:
+        incident.parse(src, "gp.yaml")
+    assert e.value.line == 3 and "'ames' is the player Ames again" in e.value.message
+
+
+@pytest.mark.parametrize("event,says", [
+    ("wrong-number: {player: W, missing: 14}", "14 cards too few cannot be"),
+    ("wrong-number: {player: W, missing: 0}", "0 cards too few cannot be"),
+    ("wrong-number: {player: W, surplus: 40}", "40 cards too many cannot be"),
+    ("consult: {by: [N, E]}", "N and E are not partners"),
+])
+def test_an_event_that_cannot_have_happened_is_refused_with_its_line(event, says):
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(event=event), "event.yaml")
+    assert e.value.line == 6 and says in e.value.message, e.value
+
+
+def test_partners_consulting_and_a_card_short_are_accepted():
+    inc = incident.parse(_incident(event="consult: {by: [N, S]}"), "ok.yaml")
+    assert inc.events[-1].fields["by"] == ["N", "S"]
+    inc = incident.parse(_incident(event="wrong-number: {player: W, missing: 13}"), "ok.yaml")
+    assert inc.events[-1].fields["missing"] == 13
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages: short, escaped, never a Python repr, never a line of a file that is not an incident.
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["{a: 1}", "[1, [2]]", "{a: [b, {c: d}]}"])
+def test_a_mapping_or_list_where_a_value_is_due_is_shown_as_data_never_a_repr(tmp_path, value):
+    p = tmp_path / "repr.yaml"
+    p.write_text(f"game: whist\ndealer: S\ntrump: hearts\nevents:\n  - lead: {{by: {value}, card: KS}}\n")
+    r = CliRunner().invoke(main, ["adjudicate", "--json", str(p)])
+    assert r.exit_code == 2
+    assert "object at 0x" not in r.output and "<adjudicator" not in r.output, r.output
+    assert f"'{value}' is not a seat" in json.loads(r.stdout)["error"]["message"]
+
+
+def test_a_file_name_cannot_forge_a_line_or_clear_the_screen(tmp_path):
+    name = tmp_path / "a\nforged: line\x1b[2J.yaml"
+    name.write_text("game: whist\nevents: 3\n")
+    r = CliRunner().invoke(main, ["adjudicate", str(name)])
+    assert r.exit_code == 2
+    assert "\x1b" not in r.stderr and "\nforged" not in r.stderr
+    assert "a\\nforged: line\\x1b[2J.yaml" in r.stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_is_told_to_be_saved_as_utf8(tmp_path, encoding):
+    p = tmp_path / "u16.yaml"
+    p.write_bytes("game: whist\nevents: []\n".encode(encoding))
+    with pytest.raises(InputError) as e:
+        incident.load(str(p))
+    assert "UTF-16" in e.value.message and "save it as UTF-8" in e.value.hint
+
+
+def test_a_file_that_is_not_an_incident_is_not_quoted(tmp_path):
+    p = tmp_path / "link.yaml"
+    p.write_text("secret_password: hunter2\napi_key: abc\n")
+    with pytest.raises(InputError) as e:
+        incident.load(str(p))
+    assert "this is not an incident" in e.value.message
+    assert "hunter2" not in str(e.value) and "secret_password" not in str(e.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Output that cannot be written, and standard input read with the same bound by every command.
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["codes"], ["adjudicate", "--json", CASE], ["law", "whist", "24"]])
+def test_a_full_disk_ends_with_a_message_and_a_non_zero_exit(args):
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([_exe(), *args], stdout=full, stderr=subprocess.PIPE, timeout=30)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "Traceback" not in err
+    assert "the output could not be written (no space left on device)" in err
+
+
+@pytest.mark.parametrize("args", [["codes"], ["adjudicate", CASE]])
+def test_a_closed_standard_output_ends_with_a_message_and_a_non_zero_exit(args):
+    r = subprocess.run(["sh", "-c", 'exec "$0" "$@" >&-', _exe(), *args], stderr=subprocess.PIPE, timeout=30)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "Traceback" not in err
+    assert "standard output is closed" in err
+
+
+def test_compare_reads_standard_input_no_further_than_the_limit():
+    rc, out, err, seconds = cli("compare", "-", stdin=open("/dev/zero", "rb"))
+    refused(rc, out, err, seconds, message="over")
