@@ -99,6 +99,8 @@ def _run(debug: bool, fn, as_json: bool = False):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="adjudicator", prog_name="adjudicator",
+                      message="%(prog)s %(version)s")   # the version of the installed package's metadata
 @click.option("--debug", is_flag=True, help="Show tracebacks and solver messages on failure.")
 @click.pass_context
 def main(ctx, debug):
@@ -110,44 +112,86 @@ def main(ctx, debug):
     ctx.obj = {"debug": debug}
 
 
+def _in_order(fn, items: list, jobs: int):
+    """fn(item) for each item, in the order of the items: in this process, or over `jobs` worker
+    processes (0: one per core). The output is the same bytes either way."""
+    import os
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(items) <= 1:
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
+        yield from pool.map(fn, items, chunksize=max(1, min(16, len(items) // (4 * jobs))))
+
+
+JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(0, 256),
+                    help="Worker processes for many files (0: one per core); output stays in input order.")
+
+
+def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
+    """One file of several: (standard output, standard error, exit code, its JSON)."""
+    path, stdin_text, as_json, show_facts, debug = args
+    from . import engine, incident, render, ruling
+    try:
+        inc = incident.load(path, stdin_text)
+        sol = engine.solve(inc)
+        result = ruling.build(inc, sol)
+    except AdjudicatorError as e:
+        err = str(e) + "\n"
+        if debug and getattr(e, "details", None):
+            err += f"details: {e.details}\n"
+        return "", err, e.exit_code, ({"file": path, **_error_json(e)} if as_json else None)
+    if show_facts:
+        result["facts"] = sorted(str(s) for s in sol.facts)
+    if as_json:
+        return "", "", 0, result
+    out = ""
+    if show_facts:
+        out += "Facts the rules saw:\n" + "".join(f"  {f}.\n" for f in result["facts"]) + "\n"
+    return out + render.ruling_text(result, inc.players) + "\n", "", 0, None
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
 @click.option("--show-facts", is_flag=True, help="Also print the facts the rules saw.")
+@JOBS
 @click.pass_context
-def adjudicate(ctx, files, as_json, show_facts):
+def adjudicate(ctx, files, as_json, show_facts, jobs):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
         import json
         from . import engine, incident, render, ruling
-        worst = 0
-        outputs = []
         stdin_text = incident.read_stdin() if "-" in files else None
-        for path in files:
-            try:
-                inc = incident.load(path, stdin_text)
-                sol = engine.solve(inc)
-                result = ruling.build(inc, sol)
-            except AdjudicatorError as e:
-                if len(files) == 1:
-                    raise
-                worst = max(worst, _fail(e, ctx.obj["debug"]))
-                if as_json:
-                    outputs.append({"file": path, **_error_json(e)})
-                continue
+        if len(files) == 1:       # one file: its error is the command's
+            inc = incident.load(files[0], stdin_text)
+            sol = engine.solve(inc)
+            result = ruling.build(inc, sol)
             if show_facts:
                 result["facts"] = sorted(str(s) for s in sol.facts)
             if as_json:
-                outputs.append(result)
-            else:
-                if show_facts:
-                    click.echo("Facts the rules saw:")
-                    for f in result["facts"]:
-                        click.echo(f"  {f}.")
-                    click.echo("")
-                click.echo(render.ruling_text(result, inc.players))
+                click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+                return 0
+            if show_facts:
+                click.echo("Facts the rules saw:")
+                for f in result["facts"]:
+                    click.echo(f"  {f}.")
+                click.echo("")
+            click.echo(render.ruling_text(result, inc.players))
+            return 0
+        worst, outputs = 0, []
+        work = [(path, stdin_text, as_json, show_facts, ctx.obj["debug"]) for path in files]
+        for out, err, code, data in _in_order(_adjudicate_one, work, jobs):
+            if err:
+                click.echo(err, err=True, nl=False)
+            if out:
+                click.echo(out, nl=False)
+            if data is not None:
+                outputs.append(data)
+            worst = max(worst, code)
         if as_json:
-            click.echo(json.dumps(outputs[0] if len(files) == 1 else outputs, indent=2, ensure_ascii=False))
+            click.echo(json.dumps(outputs, indent=2, ensure_ascii=False))
         return worst
     _run(ctx.obj["debug"], go, as_json)
 
@@ -184,9 +228,16 @@ def compare(ctx, file, codes, as_json):
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures and the summary.")
+@JOBS
 @click.pass_context
-def check(ctx, paths, quiet):
+def check(ctx, paths, quiet, jobs):
     """Run case files (default: cases/) and report pass or fail."""
+    import os
+    if not paths and not os.path.isdir("cases"):
+        raise click.UsageError("no cases/ folder here (the case files come with a checkout of the "
+                               "repository): give the case files or folders to run, e.g. "
+                               "`adjudicator check path/to/cases`", ctx)
+
     def go():
         from . import cases
         files = cases.find(paths or ["cases"])
@@ -194,22 +245,38 @@ def check(ctx, paths, quiet):
             click.echo("no case files found", err=True)
             return 2
         failed = 0
-        for path in files:
-            try:
-                out = cases.run(path)
-            except AdjudicatorError as e:
-                failed += 1
-                click.echo(f"FAIL {path}\n    {e}")
-                continue
-            if out.ok:
-                if not quiet:
-                    click.echo(f"pass {path}: {out.name}")
-            else:
-                failed += 1
-                click.echo(f"FAIL {path}: {out.name}\n{out.diff}")
+        for text, ok in _in_order(_check_one, [(path, quiet) for path in files], jobs):
+            failed += not ok
+            if text:
+                click.echo(text)
         click.echo(f"{len(files) - failed} passed, {failed} failed, {len(files)} cases")
         return 1 if failed else 0
     _run(ctx.obj["debug"], go)
+
+
+def _check_one(args) -> tuple[str, bool]:
+    """One case file: (what to print, passed)."""
+    path, quiet = args
+    from . import cases
+    try:
+        out = cases.run(path)
+    except AdjudicatorError as e:
+        return f"FAIL {safe(path)}\n    {e}", False
+    if out.ok:
+        return ("" if quiet else f"pass {safe(path)}: {out.name}"), True
+    return f"FAIL {safe(path)}: {out.name}\n{out.diff}", False
+
+
+def _canonical_ident(laws, code: str, ident: str) -> str:
+    """A law, clause or exception as the code writes it, whatever the case typed (17.ii, 24.BOSTON)."""
+    ids: dict[str, str] = {}
+    for law in laws.book(code)["laws"]:
+        ids[str(law["id"]).lower()] = str(law["id"])
+        for c in law.get("clauses") or []:
+            ids[f"{law['id']}.{c['id']}".lower()] = f"{law['id']}.{c['id']}"
+        for ex in law.get("exceptions") or []:
+            ids[str(ex["id"]).lower()] = str(ex["id"])
+    return ids.get(ident.strip().lower(), ident)
 
 
 @main.command()
@@ -232,7 +299,7 @@ def law(ctx, code_or_game, number, as_json):
         info = dict(registry.code_info(code))
         book = laws.book(code)
         info["source"] = book.get("source", {})
-        entry, clause, exception = laws.find(code, number)
+        entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
         ident = exception or (f"{entry['id']}.{clause}" if clause else entry["id"])
         encoded = registry.encoded(code)
         links = {"exception": exception,
@@ -362,12 +429,47 @@ def remedies(ctx, as_json):
 
 
 @main.command()
+@click.argument("name", required=False)
 @click.option("--markdown", is_flag=True, help="Print the reference as docs/incident-format.md holds it.")
+@click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def events(ctx, markdown):
-    """List the incident format's top-level keys and events, with their fields."""
+def events(ctx, name, markdown, as_json):
+    """List the incident format's top-level keys and events, with their fields; with NAME, explain
+    that event (or top-level key): what it records, each field, an example and the laws reading it."""
     def go():
+        import json
         from . import docs, schema
+        if name:
+            ev = schema.EVENTS.get(name.strip().lower())
+            top = schema.TOP_KEYS.get(name.strip().lower())
+            if ev is None and top is None:
+                from .errors import InputError
+                from .incident import shown, suggest
+                close = suggest(name.strip().lower(), list(schema.EVENTS) + list(schema.TOP_KEYS))
+                raise InputError(f"no event or key '{shown(name)}'", "adjudicator events",
+                                 hint=(f"did you mean '{close}'? " if close else "") + "`adjudicator events` lists them")
+            if ev is None:
+                data = {"key": top.name, "type": top.type, "doc": top.doc, "required": top.required}
+                text = f"{top.name} (top-level key, {top.type}{', required' if top.required else ''})\n  {top.doc}"
+            else:
+                data = {"event": ev.name, "group": ev.group, "doc": ev.doc, "example": ev.example,
+                        "laws": list(ev.laws),
+                        "fields": [{"name": f.name, "type": f.type, "doc": f.doc, "required": f.required,
+                                    **({"choices": list(f.choices)} if f.choices else {})} for f in ev.fields]}
+                text = "\n".join([f"{ev.name} ({ev.group})", f"  {ev.doc}", "", "Fields (* required):"]
+                                 + [f"  {f.name + ('*' if f.required else ''):<16} {f.doc}"
+                                    + (f" (one of: {', '.join(f.choices)})" if f.choices else "") for f in ev.fields]
+                                 + ["", f"Example:\n  {ev.example}"]
+                                 + ([f"Laws that read it: {', '.join(ev.laws)}"] if ev.laws else []))
+            click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _wrap_lines(text))
+            return 0
+        if as_json:
+            click.echo(json.dumps({"keys": [{"name": f.name, "type": f.type, "doc": f.doc, "required": f.required}
+                                            for f in schema.TOP],
+                                   "events": [{"name": e.name, "group": e.group,
+                                               "fields": [f.name for f in e.fields]} for e in schema.EVENTS.values()]},
+                                  indent=2, ensure_ascii=False))
+            return 0
         if markdown:
             click.echo(docs.block(), nl=False)
             return 0
@@ -377,9 +479,21 @@ def events(ctx, markdown):
         for ev in schema.EVENTS.values():
             fields = ", ".join(f.name + ("*" if f.required else "") for f in ev.fields)
             click.echo(f"{ev.name:<20} {fields}")
-        click.echo("\n(* required)  docs/incident-format.md explains each one.")
+        click.echo("\n(* required)  `adjudicator events NAME` explains one; docs/incident-format.md all.")
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
+
+
+def _wrap_lines(text: str) -> str:
+    """Each line wrapped to the terminal's width (at most 100), its indent kept."""
+    import shutil
+    import textwrap
+    width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+    out = []
+    for line in text.splitlines():
+        indent = line[:len(line) - len(line.lstrip())]
+        out.append(textwrap.fill(line, width, subsequent_indent=indent + "  ") if line.strip() else line)
+    return "\n".join(out)
 
 
 def entry():

@@ -185,3 +185,63 @@ def test_an_unknown_code_or_game_names_the_command_and_the_closest_name():
     assert r.exit_code == 2 and "Traceback" not in r.output
     assert r.stderr.startswith("adjudicator law: unknown code or game 'pikett'")
     assert "did you mean 'piquet'?" in r.stderr
+
+
+# CLI conventions (issue 15, item 5).
+def test_version_comes_from_the_package_metadata():
+    from importlib.metadata import version
+    r = run("--version")
+    assert r.exit_code == 0 and r.stdout == f"adjudicator {version('adjudicator')}\n"
+
+
+def test_law_clauses_and_exceptions_are_case_insensitive():
+    assert run("law", "whist", "17.ii", "--json").stdout == run("law", "whist", "17.II", "--json").stdout
+    assert json.loads(run("law", "whist", "17.ii", "--json").stdout)["clause"] == "II"
+
+
+def test_check_outside_a_checkout_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("check")
+    assert r.exit_code == 2 and "no cases/ folder here" in r.stderr and "Traceback" not in r.output
+
+
+def test_events_name_explains_an_event_and_a_key():
+    r = run("events", "lead")
+    assert r.exit_code == 0 and "by*" in r.stdout and "- lead: {by: W, card: KS}" in r.stdout
+    data = json.loads(run("events", "lead", "--json").stdout)
+    assert data["event"] == "lead" and {f["name"] for f in data["fields"]} >= {"by", "card"}
+    assert "trump card" in run("events", "trump").stdout
+    r = run("events", "lede")
+    assert r.exit_code == 2 and "did you mean 'lead'?" in r.stderr
+
+
+def test_every_rule_and_law_file_is_package_data():
+    """The recursive patterns of pyproject.toml take every file under rules/ but its README."""
+    import fnmatch
+    tomllib = pytest.importorskip("tomllib")
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as fh:
+        patterns = tomllib.load(fh)["tool"]["setuptools"]["package-data"]["adjudicator.rules"]
+    rules = os.path.join(ROOT, "rules")
+    files = [os.path.relpath(os.path.join(d, f), rules).replace(os.sep, "/")
+             for d, _, fs in os.walk(rules) for f in fs if f not in ("README.md", "__init__.py") and not f.endswith(".pyc")]
+    # setuptools' `**/` also matches no folder at all (a file at the top of rules/)
+    left = [f for f in files if not any(fnmatch.fnmatch(f, p) or fnmatch.fnmatch(f, p.replace("**/", "")) for p in patterns)]
+    assert files and not left, left
+    assert os.path.exists(os.path.join(ROOT, "adjudicator", "py.typed"))
+
+
+def test_jobs_give_the_same_bytes_in_input_order():
+    """--jobs spreads many files over processes; the output is what one process prints."""
+    bad = os.path.join(ROOT, "tests", "bad_input", "card-played-twice.yaml")
+    files = [CASE, bad, os.path.join(ROOT, "cases", "whist", "american-1893",
+                                     "07-two-players-cutting-the-same-card-cannot-have-happened.yaml"), CASE]
+    for extra in ([], ["--json"]):
+        one, many = run("adjudicate", *extra, *files), run("adjudicate", *extra, "--jobs", "2", *files)
+        assert (one.exit_code, one.stdout, one.stderr) == (many.exit_code, many.stdout, many.stderr)
+        assert one.exit_code == 2 and one.stdout
+    folder = os.path.dirname(CASE)
+    picked = sorted(os.listdir(folder))[:6]
+    paths = [os.path.join(folder, f) for f in picked]
+    one, many = run("check", *paths), run("check", "-j", "2", *paths)
+    assert (one.exit_code, one.stdout) == (many.exit_code, many.stdout) and one.exit_code == 0
+    assert [ln.split(":")[0][5:] for ln in one.stdout.splitlines()[:-1]] == paths
