@@ -1,13 +1,17 @@
-"""How fast is a ruling? Two figures, on the bundled cases:
+"""How fast is a ruling? Every figure of issue 15's table, in one run, each beside its aim:
 
-1. median milliseconds per adjudication in one warm process (read the incident, solve, build the
-   ruling), after one warm-up pass that parses the rules;
-2. the wall time of one CLI call (`adjudicator adjudicate CASE --json`) against the floor
+1. warm ruling: median milliseconds per adjudication in one warm process (read the incident, solve,
+   build the ruling) over the bundled cases, after one warm-up pass that parses the rules;
+2. a 13-trick hand with no irregularity against a one-event incident (how the cost grows with the
+   length of the account);
+3. incidents per second in one process, over the bundled cases in turn;
+4. the wall time of one CLI call (`adjudicator adjudicate CASE --json`) against the floor
    `python -c "import clingo, yaml, click"`, medians of repeated runs on the same machine.
 
     python benchmarks/bench.py [--runs N] [--cli-runs N] [CASES_DIR]
 
-Aims: warm adjudication under 10 ms; a CLI call within 1.5x of the import floor.
+The table at the end gives each figure, its aim and figure/aim (at or under 1.00: the aim is met).
+Timing lives here, never in the tests.
 """
 from __future__ import annotations
 
@@ -54,6 +58,60 @@ def wall(cmd, runs):
     return statistics.median(ts)
 
 
+FULL_HAND = None
+
+
+def _full_hand_text() -> str:
+    """A 13-trick hand played out with no irregularity: each seat follows suit, the highest wins."""
+    seats = ["W", "N", "E", "S"]                   # dealer S: West leads the first trick
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    suits = ["S", "H", "D", "C"]
+    hands = {seat: [r + suits[i] for r in ranks] for i, seat in enumerate(seats)}   # one suit each
+    lines = ["game: whist", "dealer: S", "trump: spades", "hands:"]
+    lines += [f"  {s}: [{', '.join(hands[s])}]" for s in seats]
+    lines.append("events:")
+    leader = "W"                                   # West holds the spades (trumps): he wins each trick
+    for t in range(13):
+        order = seats[seats.index(leader):] + seats[:seats.index(leader)]
+        for k, seat in enumerate(order):
+            verb = "lead" if k == 0 else "play"
+            lines.append(f"  - {verb}: {{by: {seat}, card: {hands[seat][t]}}}")
+    lines.append("  - end-of-hand: {tricks: {N-S: 0, E-W: 13}}")
+    return "\n".join(lines) + "\n"
+
+
+ONE_EVENT = "game: whist\ndealer: S\ntrump: hearts\nevents:\n  - lead: {by: N, card: KS}\n"
+
+
+def _in_process_ms(text: str, runs: int) -> float:
+    from adjudicator import engine, incident, ruling
+    from adjudicator.errors import AdjudicatorError
+    ts = []
+    for _ in range(runs + 1):
+        t = time.perf_counter()
+        inc = incident.parse(text, "bench.yaml")
+        try:
+            ruling.build(inc, engine.solve(inc))
+        except AdjudicatorError:
+            pass
+        ts.append((time.perf_counter() - t) * 1000)
+    return statistics.median(ts[1:])
+
+
+def _rate(paths, seconds=3.0) -> float:
+    from adjudicator import engine, incident, ruling
+    from adjudicator.errors import AdjudicatorError
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        inc = incident.load(paths[n % len(paths)])
+        try:
+            ruling.build(inc, engine.solve(inc))
+        except AdjudicatorError:
+            pass
+        n += 1
+    return n / (time.perf_counter() - t0)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "cases"))
@@ -74,9 +132,19 @@ def main():
     for p, ms in slow:
         print(f"  slowest: {ms:6.1f} ms  {os.path.relpath(p)}")
 
-    exe = shutil.which("adjudicator")
-    if not exe:
-        print("CLI: `adjudicator` not on PATH; install the package to time a CLI call")
+    full = _in_process_ms(_full_hand_text(), args.runs)
+    one = _in_process_ms(ONE_EVENT, args.runs)
+    print(f"13-trick hand with no irregularity {full:.1f} ms / one-event incident {one:.1f} ms "
+          f"= {full / one:.2f}x")
+    rate = _rate(paths)
+    print(f"incidents per second, one process, the bundled cases in turn: {rate:.0f}")
+    table = [("warm ruling, median over the bundled cases (ms)", statistics.median(values), 10.0),
+             ("13-trick hand / one-event incident (x)", full / one, 3.0),
+             ("incidents per second", rate, 100.0)]
+    exe = shutil.which("adjudicator") or os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    if not os.path.exists(exe):
+        print("CLI: `adjudicator` not installed beside this Python; install the package to time a CLI call")
+        _table(table)
         return
     # five cases spread over the set, from the fastest to the slowest to solve
     ranked = sorted(per_case, key=per_case.get)
@@ -91,6 +159,18 @@ def main():
     print(f"import floor (python -c 'import clingo, yaml, click'): median {statistics.median(floors):.0f} ms")
     print(f"one CLI call: median {statistics.median(ratios):.2f}x the floor "
           f"(from {min(ratios):.2f}x for the quickest case to {max(ratios):.2f}x for the slowest)")
+    table.append(("one CLI ruling / import floor (x)", statistics.median(ratios), 1.5))
+    _table(table)
+
+
+def _table(rows):
+    """figure, aim, and figure/aim (for incidents per second, aim/figure): at most 1.00 meets it."""
+    print("\n| figure | now | aim | now/aim |\n|---|---|---|---|")
+    for name, now, aim in rows:
+        if name.startswith("incidents per second"):
+            print(f"| incidents per second, one process | {now:.0f} | >= {aim:.0f} | {aim / now:.2f} |")
+        else:
+            print(f"| {name} | {now:.2f} | <= {aim:g} | {now / aim:.2f} |")
 
 
 if __name__ == "__main__":
