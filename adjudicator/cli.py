@@ -125,6 +125,18 @@ def _in_order(fn, items: list, jobs: int):
         yield from pool.map(fn, items, chunksize=max(1, min(16, len(items) // (4 * jobs))))
 
 
+def _complete_codes(ctx, param, incomplete):
+    """TAB completion of a code or a game's name (rules/codes.yaml only: no clingo, no YAML incident)."""
+    from . import registry
+    words = [c for g in registry.games() for c in registry.codes_of(g)] + registry.games()
+    return [w for w in words if w.startswith(incomplete)]
+
+
+def _complete_events(ctx, param, incomplete):
+    from . import schema
+    return [w for w in list(schema.EVENTS) + list(schema.TOP_KEYS) if w.startswith(incomplete)]
+
+
 JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(0, 256),
                     help="Worker processes for many files (0: one per core); output stays in input order.")
 
@@ -198,7 +210,7 @@ def adjudicate(ctx, files, as_json, show_facts, jobs):
 
 @main.command()
 @click.argument("file")
-@click.option("--codes", "codes", default=None,
+@click.option("--codes", "codes", default=None, shell_complete=_complete_codes,
               help="Comma-separated codes to compare (default: every encoded code of the incident's game).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 @click.pass_context
@@ -280,7 +292,7 @@ def _canonical_ident(laws, code: str, ident: str) -> str:
 
 
 @main.command()
-@click.argument("code_or_game", metavar="CODE")
+@click.argument("code_or_game", metavar="CODE", shell_complete=_complete_codes)
 @click.argument("number")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
@@ -322,7 +334,7 @@ def law(ctx, code_or_game, number, as_json):
 
 @main.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--code", "code_given", help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
+@click.option("--code", "code_given", shell_complete=_complete_codes, help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
               "stands for its default code).")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 500), help="How many laws to show.")
 @click.option("--json", "as_json", is_flag=True)
@@ -357,7 +369,7 @@ def search(ctx, words, code_given, limit, as_json):
 
 @main.command()
 @click.argument("name", nargs=-1)
-@click.option("--code", "codes_given", multiple=True,
+@click.option("--code", "codes_given", multiple=True, shell_complete=_complete_codes,
               help="Show only this code's laws (repeat for several; a game's name stands for its default code).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
@@ -429,7 +441,7 @@ def remedies(ctx, as_json):
 
 
 @main.command()
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=_complete_events)
 @click.option("--markdown", is_flag=True, help="Print the reference as docs/incident-format.md holds it.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context

@@ -245,3 +245,13 @@ def test_jobs_give_the_same_bytes_in_input_order():
     one, many = run("check", *paths), run("check", "-j", "2", *paths)
     assert (one.exit_code, one.stdout) == (many.exit_code, many.stdout) and one.exit_code == 0
     assert [ln.split(":")[0][5:] for ln in one.stdout.splitlines()[:-1]] == paths
+
+
+@pytest.mark.parametrize("words,cword,expect", [("adjudicator law pi", "2", "piquet"),
+                                                ("adjudicator events lea", "2", "lead"),
+                                                ("adjudicator search --code am", "3", "american-1893"),
+                                                ("adjudicator topic revoke --code eng", "4", "english-1864")])
+def test_shell_completion_completes_codes_and_event_names(words, cword, expect):
+    r = CliRunner().invoke(main, [], prog_name="adjudicator",
+                           env={"_ADJUDICATOR_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": cword})
+    assert f"plain,{expect}" in r.output.splitlines(), r.output
