@@ -240,9 +240,10 @@ def compare(ctx, file, codes, as_json):
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures and the summary.")
+@click.option("--json", "as_json", is_flag=True, help="Print each case's outcome and the totals as JSON.")
 @JOBS
 @click.pass_context
-def check(ctx, paths, quiet, jobs):
+def check(ctx, paths, quiet, as_json, jobs):
     """Run case files (default: cases/) and report pass or fail."""
     import os
     if not paths and not os.path.isdir("cases"):
@@ -256,27 +257,34 @@ def check(ctx, paths, quiet, jobs):
         if not files:
             click.echo("no case files found", err=True)
             return 2
-        failed = 0
-        for text, ok in _in_order(_check_one, [(path, quiet) for path in files], jobs):
-            failed += not ok
-            if text:
+        failed, rows = 0, []
+        for text, row in _in_order(_check_one, [(path, quiet) for path in files], jobs):
+            failed += not row["ok"]
+            rows.append(row)
+            if text and not as_json:
                 click.echo(text)
-        click.echo(f"{len(files) - failed} passed, {failed} failed, {len(files)} cases")
+        if as_json:
+            import json
+            click.echo(json.dumps({"passed": len(files) - failed, "failed": failed, "cases": rows},
+                                  indent=2, ensure_ascii=False))
+        else:
+            click.echo(f"{len(files) - failed} passed, {failed} failed, {len(files)} cases")
         return 1 if failed else 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
-def _check_one(args) -> tuple[str, bool]:
-    """One case file: (what to print, passed)."""
+def _check_one(args) -> tuple[str, dict]:
+    """One case file: (what to print, its outcome as data)."""
     path, quiet = args
     from . import cases
     try:
         out = cases.run(path)
     except AdjudicatorError as e:
-        return f"FAIL {safe(path)}\n    {e}", False
+        return f"FAIL {safe(path)}\n    {e}", {"file": path, "ok": False, "error": str(e)}
+    row = {"file": path, "name": out.name, "ok": out.ok, **({} if out.ok else {"diff": out.diff})}
     if out.ok:
-        return ("" if quiet else f"pass {safe(path)}: {out.name}"), True
-    return f"FAIL {safe(path)}: {out.name}\n{out.diff}", False
+        return ("" if quiet else f"pass {safe(path)}: {out.name}"), row
+    return f"FAIL {safe(path)}: {out.name}\n{out.diff}", row
 
 
 def _canonical_ident(laws, code: str, ident: str) -> str:
@@ -329,7 +337,7 @@ def law(ctx, code_or_game, number, as_json):
         else:
             click.echo(render.law_text(info, entry, clause, links))
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
@@ -417,7 +425,7 @@ def codes(ctx, as_json):
             wc = max(len(r["code"]) for r in rows) + 1
             for r in rows:
                 mark = " (default)" if r["default"] else ""
-                click.echo(f"{r['game']:<{wg}} {r['code']:<{wc}} {r['title']}{mark}")
+                click.echo(_row(f"{r['game']:<{wg}} {r['code']:<{wc}} ", f"{r['title']}{mark}"))
         return 0
     _run(ctx.obj["debug"], go)
 
@@ -435,7 +443,7 @@ def remedies(ctx, as_json):
             click.echo(json.dumps(rem, indent=2))
         else:
             for k, v in rem.items():
-                click.echo(f"{k:<32} {v}")
+                click.echo(_row(f"{k:<32} ", v))
         return 0
     _run(ctx.obj["debug"], go)
 
@@ -486,21 +494,34 @@ def events(ctx, name, markdown, as_json):
             click.echo(docs.block(), nl=False)
             return 0
         for f in schema.TOP:
-            click.echo(f"{f.name:<14} {f.doc}")
+            click.echo(_row(f"{f.name:<14} ", f.doc))
         click.echo("")
         for ev in schema.EVENTS.values():
             fields = ", ".join(f.name + ("*" if f.required else "") for f in ev.fields)
-            click.echo(f"{ev.name:<20} {fields}")
-        click.echo("\n(* required)  `adjudicator events NAME` explains one; docs/incident-format.md all.")
+            click.echo(_row(f"{ev.name:<20} ", fields))
+        click.echo("\n" + _wrap_lines("(* required)  `adjudicator events NAME` explains one; "
+                                      "docs/incident-format.md all."))
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
 
+def _width() -> int:
+    import shutil
+    return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+
+def _row(head: str, text: str) -> str:
+    """A table row: its first column, then the text wrapped to the terminal under the second."""
+    import textwrap
+    width = max(_width() - len(head), 20)
+    parts = textwrap.wrap(text, width) or [""]
+    return "\n".join([head + parts[0]] + [" " * len(head) + p for p in parts[1:]])
+
+
 def _wrap_lines(text: str) -> str:
     """Each line wrapped to the terminal's width (at most 100), its indent kept."""
-    import shutil
     import textwrap
-    width = max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+    width = _width()
     out = []
     for line in text.splitlines():
         indent = line[:len(line) - len(line.lstrip())]

@@ -255,3 +255,18 @@ def test_shell_completion_completes_codes_and_event_names(words, cword, expect):
     r = CliRunner().invoke(main, [], prog_name="adjudicator",
                            env={"_ADJUDICATOR_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": cword})
     assert f"plain,{expect}" in r.output.splitlines(), r.output
+
+
+def test_tables_wrap_to_the_terminal_and_every_command_answers_in_json(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "72")
+    for args in (["codes"], ["remedies"], ["events"]):
+        r = run(*args)
+        assert r.exit_code == 0 and max(len(ln) for ln in r.stdout.splitlines()) <= 72, args
+    for args in (["codes"], ["remedies"], ["events"], ["events", "lead"], ["law", "whist", "24"],
+                 ["topic", "revoke"], ["search", "revoke"], ["check", CASE], ["adjudicate", CASE],
+                 ["compare", CASE]):
+        r = run(*args, "--json")
+        assert r.exit_code == 0, (args, r.output)
+        json.loads(r.stdout)
+    r = run("law", "nope", "3", "--json")
+    assert r.exit_code == 2 and json.loads(r.stdout)["error"]["file"] == "adjudicator law"
