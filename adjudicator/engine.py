@@ -230,6 +230,12 @@ def _bounded(ctl: clingo.Control, seconds: float, work):
 
 def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -> Solution:
     """Ground and solve; `full` loads every rule file of the code, whatever the incident holds."""
+    if not registry.encoded(inc.code):      # named in the incident: the error names its file and line
+        line = getattr(inc, "key_lines", {}).get("code") or getattr(inc, "key_lines", {}).get("game")
+        raise UnknownCode(f"the laws of {inc.code} are in the law texts (`adjudicator law {inc.code} ...`) "
+                          "but are not encoded for adjudication", inc.file, line,
+                          hint="codes that can rule on an incident: "
+                          + ", ".join(c["code"] for c in registry.all_codes() if c.get("rules")))
     prog = program(inc.code)
     symbols = factmod.build(inc)
     sig = signals(inc)

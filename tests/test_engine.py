@@ -131,3 +131,13 @@ def test_every_contradiction_a_case_gives_names_the_lines_that_conflict():
     assert refused
     bare = [f"{p}: {x}" for p, problems in refused for x in problems if not re.search(r"\bline \d+\b", x)]
     assert not bare, "\n".join(bare)
+
+
+def test_a_code_with_law_texts_only_is_refused_naming_the_file_and_line(monkeypatch):
+    from adjudicator import registry
+    from adjudicator.errors import UnknownCode
+    inc = incident.parse("game: whist\ncode: english-1864\nevents:\n  - lead: {by: N, card: KS}\n", "texts.yaml")
+    monkeypatch.setattr(registry, "encoded", lambda code: False)
+    with pytest.raises(UnknownCode) as e:
+        engine.solve(inc)
+    assert (e.value.file, e.value.line) == ("texts.yaml", 2) and "not encoded" in e.value.message
