@@ -203,6 +203,10 @@ def run(path: str) -> Outcome:
     if inc.expected is None:
         raise InputError("this is not a case file: it has no `expected`", path,
                          hint="a case file is an incident plus `name` and `expected`")
+    if getattr(inc, "unknown", None) is not None:       # facts not known: a conditional ruling
+        from . import unknowns
+        diff = unknowns.check_case(inc)
+        return Outcome(path, inc.name or os.path.basename(path), not diff, diff)
     result, error = None, None
     try:
         result = ruling.build(inc, engine.solve(inc))

@@ -101,6 +101,8 @@ def adjudicate(ctx, files, as_json, show_facts):
         for path in files:
             try:
                 inc = incident.load(path, stdin_text)
+                if _conditional_ruling(inc, as_json, outputs):     # facts not known
+                    continue
                 sol = engine.solve(inc)
                 result = ruling.build(inc, sol)
             except AdjudicatorError as e:
@@ -125,6 +127,44 @@ def adjudicate(ctx, files, as_json, show_facts):
             click.echo(json.dumps(outputs[0] if len(files) == 1 else outputs, indent=2, ensure_ascii=False))
         return worst
     _run(ctx.obj["debug"], go, as_json)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--answers", type=click.Path(dir_okay=False), default=None,
+              help="Read the answers from this file, one a line, instead of standard input.")
+@click.option("--save", default=None, help="Where to save the incident built (default: FILE-answered.yaml here).")
+@click.pass_context
+def ask(ctx, file, answers, save):
+    """Interview about the incident in FILE, asking only what the ruling turns on; save the result."""
+    def go():
+        import sys
+        from . import ask as interview
+        from .errors import InputError
+        if answers:
+            try:
+                fh = open(answers, encoding="utf-8")
+            except OSError as e:
+                raise InputError(f"cannot read the answers: {e.strerror}", answers)
+            with fh:
+                interview.run(file, save, fh.readline, sys.stdout)
+        else:
+            interview.run(file, save, sys.stdin.readline, sys.stdout)
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+def _conditional_ruling(inc, as_json: bool, outputs: list) -> bool:
+    """An incident with unknown facts gets the conditional ruling (unknowns.py); False otherwise."""
+    from . import unknowns
+    if not unknowns.has_unknowns(inc):
+        return False
+    result = unknowns.conditional(inc)
+    if as_json:
+        outputs.append(result)
+    else:
+        click.echo(unknowns.text(result, inc.players))
+    return True
 
 
 @main.command()

@@ -688,6 +688,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     inc.hand_lines = hand_lines
     if "name" in top:
         inc.name = ck.text(top["name"], "name")
+    if "unknown" in top:
+        inc.unknown = top["unknown"]     # read by unknowns.py: facts not known
     if "expected" in top:
         inc.expected = top["expected"]
         inc.expected_pos = (top["expected"].line, top["expected"].col)
