@@ -253,6 +253,9 @@ def parse(inc: Incident) -> tuple[list, list[Unknown]]:
             n = _event_no(ck, inc, m["happened"], "unknown.happened")
             mine = [s for s in base if _of_event(s, n)]
             base[:] = [s for s in base if not _of_event(s, n)]
+            # The moment stays, whether or not the event happened (the rules count moments by
+            # their numbers): time/1 is the rules' own name for it (rules/common/events.lp).
+            base.append(Function("time", [Number(n)]))
             desc = _describe(inc, n)
             u = Unknown(uid, "happened", f"Did {desc} happen?", f"line {inc.events[n - 1].line}", (n,), None,
                         [Alternative("it happened", True, mine), Alternative("it did not happen", False, [])],

@@ -1,0 +1,126 @@
+"""Conditional rulings over unknown facts, checked against brute force.
+
+Brave and cautious consequences over one grounding must agree with ruling on every completed
+incident one by one (the slow, obvious way, used here only as the check): each branch of the
+conditional ruling is the ruling `adjudicate` gives on the incident completed with that branch's
+facts, whatever the facts it does not turn on; and an unknown marked as not relevant changes
+no completed ruling.
+"""
+import glob
+import itertools
+import json
+import os
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from adjudicator import engine, incident, ruling, unknowns
+from adjudicator.cli import main
+from adjudicator.errors import InconsistentIncident
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FILES = sorted(glob.glob(os.path.join(ROOT, "cases", "**", "unknown-*.yaml"), recursive=True)) + \
+    sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "unknowns", "*.yaml")))
+
+
+def _concrete(path, data, space, combo):
+    """The ruling adjudicate gives on the incident completed with one alternative per unknown."""
+    done = unknowns.complete(data, space.unknowns, dict(enumerate(combo)))
+    inc = incident.parse(yaml.safe_dump(done, sort_keys=False), path)
+    assert not unknowns.has_unknowns(inc)
+    try:
+        return ruling.build(inc, engine.solve(inc))["rulings"]
+    except InconsistentIncident:
+        return "inconsistent"
+
+
+def _strip(rulings):
+    # positions in the text ("line 14") may differ between the file as written and completed
+    return rulings if isinstance(rulings, str) else sorted(
+        json.dumps({k: v for k, v in r.items() if k not in ("text", "when")}, sort_keys=True) for r in rulings)
+
+
+def _load(path):
+    inc = incident.load(path)
+    if not unknowns.has_unknowns(inc):
+        pytest.skip("no unknown facts")
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    data.pop("name", None), data.pop("expected", None)
+    return inc, data
+
+
+@pytest.mark.parametrize("path", FILES, ids=os.path.basename)
+def test_each_branch_is_the_ruling_on_the_completed_incident(path):
+    inc, data = _load(path)
+    space = unknowns.Space(inc)
+    tree = unknowns.decide(space)
+    leaves = list(unknowns._leaves(tree))
+    sizes = [range(len(u.alternatives)) for u in space.unknowns]
+    for combo in itertools.product(*sizes):
+        want = _strip(_concrete(path, data, space, combo))
+        mine = [n for p, n in leaves if all(combo[ui] == ai for ui, ai in p)]
+        assert len(mine) == 1, f"{combo}: {len(mine)} branches"
+        node = mine[0]
+        got = "inconsistent" if node.result is None else _strip(node.result["rulings"])
+        assert got == want, f"facts {combo}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=os.path.basename)
+def test_an_unknown_not_relevant_changes_no_ruling_and_a_relevant_one_does(path):
+    inc, data = _load(path)
+    space = unknowns.Space(inc)
+    result = unknowns.conditional(inc, space)
+    sizes = [range(len(u.alternatives)) for u in space.unknowns]
+    rulings = {c: json.dumps(_strip(_concrete(path, data, space, c)), sort_keys=True)
+               for c in itertools.product(*sizes)}
+    for ui, u in enumerate(result["unknowns"]):
+        changes = any(rulings[c] != rulings[c[:ui] + (a,) + c[ui + 1:]]
+                      for c in rulings for a in sizes[ui])
+        assert changes == u["relevant"], u["question"]
+
+
+def test_conditional_ruling_text_and_json_name_the_fact_and_the_laws():
+    path = glob.glob(os.path.join(ROOT, "cases", "whist", "american-1893", "unknown-28-whether-*.yaml"))[0]
+    r = CliRunner().invoke(main, ["adjudicate", path])
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.output.split())
+    assert "Did Brown (E) hold a spade at the renounce" in out
+    assert "If Brown (E) held a spade:" in out and "If Brown (E) did not hold a spade:" in out
+    assert "Laws 28, 30, 31 turn on them." in out
+    assert "{1}" not in out and "{2}" not in out
+    j = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", path]).output)
+    assert [u["relevant"] for u in j["unknowns"]] == [True]
+    branches = {tuple(c["fact"] for c in e["if"]): [x["remedy"] for x in e["rulings"]] for e in j["conditional"]}
+    assert branches[("Brown (E) held a spade",)] == ["transfer-two-tricks", "cannot-win-game", "play-out"] or \
+        sorted(branches[("Brown (E) held a spade",)]) == ["cannot-win-game", "play-out", "transfer-two-tricks"]
+    assert branches[("Brown (E) did not hold a spade",)] == ["no-penalty"]
+    assert j["depends_on"]["laws"] == ["28", "30", "31"]
+
+
+def test_one_grounding_serves_every_question():
+    path = os.path.join(ROOT, "tests", "fixtures", "unknowns", "quitted-maybe.yaml")
+    inc = incident.load(path)
+    space = unknowns.Space(inc)
+    ctl = space.ctl
+    unknowns.conditional(inc, space)
+    assert space.ctl is ctl and space.solves > 2
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("{event: 9, field: holding}", "is not the number of an event"),
+    ("{event: 2, field: colour}", "is not a field of the event 'renounce'"),
+    ("{event: 2, field: card}", "has too many possibilities to guess"),
+    ("{event: 2}", "needs `field`"),
+    ("{order: [2]}", "expected two event numbers"),
+    ("{happened: 2, field: holding}", "does not go with `happened`"),
+    ("{event: 2, field: card, one-of: [3C, XX]}", "is not a card"),
+])
+def test_bad_unknown_entries_are_refused_with_the_line_and_a_hint(tmp_path, entry, message):
+    f = tmp_path / "bad.yaml"
+    f.write_text("game: whist\nevents:\n  - lead: {by: N, card: AS}\n  - renounce: {by: E, card: 3C}\n"
+                 f"unknown:\n  - {entry}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["adjudicate", str(f)])
+    assert r.exit_code == 2, r.output
+    assert message in r.stderr and "bad.yaml:" in r.stderr and "Traceback" not in r.stderr
