@@ -396,9 +396,20 @@ class Node:
     children: list = field(default_factory=list)   # (alternative index, Node)
 
 
-def decide(space: Space, assumed: dict | None = None, remaining: list[int] | None = None) -> Node:
+MAX_BRANCHES = 64
+
+
+def decide(space: Space, assumed: dict | None = None, remaining: list[int] | None = None,
+           budget: list | None = None) -> Node:
     """The decision tree: each node's ruling when settled, else the most decisive fact and a
-    branch for each of its alternatives."""
+    branch for each of its alternatives. Refused (exit 2) past MAX_BRANCHES branches: so many
+    relevant facts together make no ruling a referee can read out."""
+    budget = budget if budget is not None else [MAX_BRANCHES]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise InputError(f"the ruling turns on too many unknown facts together (more than {MAX_BRANCHES} "
+                         "branches)", space.inc.file,
+                         hint="establish some of them, or let `adjudicator ask` ask the decisive ones first")
     assumed = dict(assumed or {})
     if remaining is None:
         remaining = [i for i in range(len(space.unknowns)) if i not in assumed]
@@ -422,7 +433,7 @@ def decide(space: Space, assumed: dict | None = None, remaining: list[int] | Non
     node.unknown = ui
     rest = [r for r in remaining if r != ui]
     for ai in range(len(space.unknowns[ui].alternatives)):
-        node.children.append((ai, decide(space, {**assumed, ui: ai}, rest)))
+        node.children.append((ai, decide(space, {**assumed, ui: ai}, rest, budget)))
     return node
 
 

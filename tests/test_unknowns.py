@@ -124,3 +124,10 @@ def test_bad_unknown_entries_are_refused_with_the_line_and_a_hint(tmp_path, entr
     r = CliRunner().invoke(main, ["adjudicate", str(f)])
     assert r.exit_code == 2, r.output
     assert message in r.stderr and "bad.yaml:" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_too_many_relevant_unknowns_together_are_refused_with_a_hint():
+    path = os.path.join(ROOT, "tests", "fixtures", "unknowns-too-many.yaml")
+    r = CliRunner().invoke(main, ["adjudicate", path])
+    assert r.exit_code == 2, r.output
+    assert "too many unknown facts together" in r.stderr and "adjudicator ask" in r.stderr
