@@ -190,14 +190,19 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
         if f.type == "holding" and ev.name in ("lead", "play", "renounce"):
             label = (f"{who} held {_holding_words(v)}" if v is not None
                      else f"{who} did not hold {' or '.join(_holding_words(x) for x in values if x)}")
+        elif f.type == "seat" and v is not None:
+            label = f"it was {_who(inc, v)}"
         else:
             label = _label(f, v)
         alts.append(Alternative(label, _yaml_value(f, v), syms))
     if f.type == "holding" and ev.name in ("lead", "play", "renounce"):
         what = " or ".join(_holding_words(v) for v in values if v is not None)
         question = f"Did {who} hold {what} at the {ev.name} (event {n}, line {ev.line})?"
+    elif fname == "by":
+        question = f"Who did the {ev.name} at event {n} (line {ev.line})?"
     else:
-        question = f"At {_describe(inc, n)}: {fname}? ({f.doc})"
+        where = f"the {ev.name} (event {n}, line {ev.line})" if fname == "by" else _describe(inc, n)
+        question = f"At {where}, {fname.replace('-', ' ')}: {f.doc}?"
     base[:] = [s for s in base if not (s.name == "arg" and s.arguments[0] == t and s.arguments[1] == key)]
     return Unknown(uid, "field", question, f"line {ev.line}", (n,), fname, alts,
                    {"event": n, "field": fname, **({"one-of": [a.value for a in alts]} if "one-of" in m else {})})

@@ -4,6 +4,7 @@ would, through a pseudo-terminal."""
 import itertools
 import json
 import os
+import re
 import sys
 
 import pexpect
@@ -93,8 +94,8 @@ def test_every_question_asked_can_change_the_ruling(tmp_path, path):
             res = ruling.build(inc, engine.solve(inc))["rulings"]
         except Exception as e:  # an impossible completion counts as a ruling of its own
             return type(e).__name__
-        return json.dumps(sorted(json.dumps({k: v for k, v in r.items() if k not in ("text", "when")},
-                                            sort_keys=True) for r in res))
+        return re.sub(r"line \d+", "line ?", json.dumps(sorted(json.dumps(
+            {k: v for k, v in r.items() if k not in ("text", "when")}, sort_keys=True) for r in res)))
     table = {c: ruled(c) for c in itertools.product(*sizes)}
     for script in itertools.product(*[list(range(len(u.alternatives))) + [None] for u in space.unknowns]):
         iv = ask.Interview.__new__(ask.Interview)

@@ -10,6 +10,7 @@ import glob
 import itertools
 import json
 import os
+import re
 
 import pytest
 import yaml
@@ -22,6 +23,7 @@ from adjudicator.errors import InconsistentIncident
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FILES = sorted(glob.glob(os.path.join(ROOT, "cases", "**", "unknown-*.yaml"), recursive=True)) + \
     sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "unknowns", "*.yaml")))
+FILES = [f for f in FILES if "\nunknown:" in open(f, encoding="utf-8").read()]
 
 
 def _concrete(path, data, space, combo):
@@ -38,13 +40,13 @@ def _concrete(path, data, space, combo):
 def _strip(rulings):
     # positions in the text ("line 14") may differ between the file as written and completed
     return rulings if isinstance(rulings, str) else sorted(
-        json.dumps({k: v for k, v in r.items() if k not in ("text", "when")}, sort_keys=True) for r in rulings)
+        re.sub(r"line \d+", "line ?", json.dumps({k: v for k, v in r.items() if k not in ("text", "when")},
+                                                 sort_keys=True)) for r in rulings)
 
 
 def _load(path):
     inc = incident.load(path)
-    if not unknowns.has_unknowns(inc):
-        pytest.skip("no unknown facts")
+    assert unknowns.has_unknowns(inc)
     with open(path, encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
     data.pop("name", None), data.pop("expected", None)
