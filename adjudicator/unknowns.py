@@ -5,7 +5,6 @@ An incident may list, under the top-level key `unknown`, facts nobody can now es
     unknown:
       - {event: 2, field: holding}          # did East hold the suit led when he renounced?
       - {event: 3, field: card, one-of: [QH, 2C]}   # which card was exposed
-      - {happened: 5}                       # whether event 5 happened at all
       - {order: [5, 6]}                     # which of events 5 and 6 came first
 
 Each becomes a choice among its possibilities, given to clingo through its backend (atoms and
@@ -49,7 +48,7 @@ class Alternative:
 @dataclass
 class Unknown:
     id: str                       # u1, u2, ... in the order written
-    kind: str                     # field, happened, order
+    kind: str                     # field, order
     question: str
     about: str                    # "line 14" / "lines 18-19"
     events: tuple                 # the event numbers it concerns
@@ -240,13 +239,18 @@ def parse(inc: Incident) -> tuple[list, list[Unknown]]:
         uid = f"u{i}"
         if not isinstance(it.value, dict):
             raise ck.err(it, "unknown: each entry is a mapping",
-                         "e.g. - {event: 2, field: holding}, - {happened: 5} or - {order: [5, 6]}")
+                         "e.g. - {event: 2, field: holding} or - {order: [5, 6]}")
         m = it.value
-        kinds = [k for k in ("event", "happened", "order") if k in m]
-        allowed = {"event": ("event", "field", "one-of"), "happened": ("happened",), "order": ("order",)}
+        if "happened" in m:
+            # Whether an event happened at all would renumber every later moment; the rules count
+            # moments by number, so it is not offered (say which came first instead: `order`).
+            raise ck.err(it.keys["happened"], "unknown: `happened` is not supported",
+                         "say which of two events came first instead: - {order: [N, M]}")
+        kinds = [k for k in ("event", "order") if k in m]
+        allowed = {"event": ("event", "field", "one-of"), "order": ("order",)}
         if len(kinds) != 1:
-            raise ck.err(it, "unknown: each entry has exactly one of `event` (with `field`), `happened` "
-                         "or `order`", "e.g. - {event: 2, field: holding}")
+            raise ck.err(it, "unknown: each entry has exactly one of `event` (with `field`) or `order`",
+                         "e.g. - {event: 2, field: holding}")
         for k in m:
             if k not in allowed[kinds[0]]:
                 raise ck.err(it.keys[k], f"unknown: '{shown(k)}' does not go with `{kinds[0]}`",
@@ -254,17 +258,6 @@ def parse(inc: Incident) -> tuple[list, list[Unknown]]:
         kind = kinds[0]
         if kind == "event":
             u = _field_unknown(ck, inc, uid, it, m, base)
-        elif kind == "happened":
-            n = _event_no(ck, inc, m["happened"], "unknown.happened")
-            mine = [s for s in base if _of_event(s, n)]
-            base[:] = [s for s in base if not _of_event(s, n)]
-            # The moment stays, whether or not the event happened (the rules count moments by
-            # their numbers): time/1 is the rules' own name for it (rules/common/events.lp).
-            base.append(Function("time", [Number(n)]))
-            desc = _describe(inc, n)
-            u = Unknown(uid, "happened", f"Did {desc} happen?", f"line {inc.events[n - 1].line}", (n,), None,
-                        [Alternative("it happened", True, mine), Alternative("it did not happen", False, [])],
-                        {"happened": n})
         else:
             ys = m["order"].value
             if not isinstance(ys, list) or len(ys) != 2:
@@ -294,6 +287,27 @@ def parse(inc: Incident) -> tuple[list, list[Unknown]]:
 # --------------------------------------------------------------------------------------------
 # One grounding, many questions
 # --------------------------------------------------------------------------------------------
+def _choice_rules(unknowns_: list[Unknown]) -> list:
+    """For each unknown: `{alt(U,0); ...; alt(U,k)} = 1.` and `fact :- alt(U,i).` for each fact of
+    each alternative, as clingo AST made from symbols."""
+    from clingo import ast
+    pos = ast.Position("<unknown facts>", 1, 1)
+    loc = ast.Location(pos, pos)
+
+    def lit(sym, sign=ast.Sign.NoSign):
+        return ast.Literal(loc, sign, ast.SymbolicAtom(ast.SymbolicTerm(loc, sym)))
+    one = ast.Guard(ast.ComparisonOperator.Equal, ast.SymbolicTerm(loc, Number(1)))
+    out = []
+    for ui, u in enumerate(unknowns_):
+        alts = [Function(_ALT, [Number(ui), Number(ai)]) for ai in range(len(u.alternatives))]
+        out.append(ast.Rule(loc, ast.Aggregate(loc, one, [ast.ConditionalLiteral(loc, lit(a), []) for a in alts], one),
+                            []))
+        for a, alt in zip(alts, u.alternatives):
+            for sym in alt.symbols:
+                out.append(ast.Rule(loc, lit(sym), [lit(a)]))
+    return out
+
+
 class Space:
     """The incident's rules grounded once over every possibility of its unknown facts."""
 
@@ -317,21 +331,14 @@ class Space:
             for part in parts:
                 for stm in part.statements:
                     builder.add(stm)
+            # The choices go in as rules the grounder sees (clingo AST built from symbols): atoms
+            # that only the backend could make true would be unknown to the grounder, and the law
+            # rules reading them never instantiated.
+            for stm in _choice_rules(self.unknowns):
+                builder.add(stm)
         with ctl.backend() as backend:
             for sym in self.base:
                 backend.add_rule([backend.add_atom(sym)])
-            for ui, u in enumerate(self.unknowns):
-                alts = []
-                for ai, a in enumerate(u.alternatives):
-                    lit = backend.add_atom(Function(_ALT, [Number(ui), Number(ai)]))
-                    alts.append(lit)
-                    for s in a.symbols:
-                        backend.add_rule([backend.add_atom(s)], [lit])
-                backend.add_rule(alts, [], choice=True)
-                backend.add_rule([], [-x for x in alts])                    # at least one
-                for i in range(len(alts)):
-                    for j in range(i + 1, len(alts)):
-                        backend.add_rule([], [alts[i], alts[j]])              # at most one
         self.ctl = ctl
         self._cache: dict[tuple, tuple] = {}
         self.solves = 0
@@ -668,11 +675,10 @@ def check_case(inc: Incident) -> str:
 # --------------------------------------------------------------------------------------------
 def complete(data: dict, unknowns: list[Unknown], answers: dict[int, int]) -> dict:
     """The incident (as plain YAML data) with unknown ui replaced by its alternative answers[ui];
-    the unknowns not answered stay under `unknown`, their event numbers kept right."""
+    the unknowns not answered stay under `unknown` (no answer renumbers an event)."""
     import copy
     out = copy.deepcopy(data)
     events = out["events"]
-    removed = []
     for ui, ai in answers.items():
         u, alt = unknowns[ui], unknowns[ui].alternatives[answers[ui]]
         if u.kind == "field":
@@ -687,24 +693,11 @@ def complete(data: dict, unknowns: list[Unknown], answers: dict[int, int]) -> di
             a, b = u.events
             if alt.value == [b, a]:
                 events[a - 1], events[b - 1] = events[b - 1], events[a - 1]
-        elif u.kind == "happened" and alt.value is False:
-            removed.append(u.events[0])
-    for n in sorted(removed, reverse=True):
-        del events[n - 1]
-
-    def shift(n: int) -> int:
-        return n - sum(1 for r in removed if r < n)
     kept = []
     for ui, u in enumerate(unknowns):
         if ui in answers:
             continue
-        spec = dict(u.spec)
-        for k in ("event", "happened"):
-            if k in spec:
-                spec[k] = shift(spec[k])
-        if "order" in spec:
-            spec["order"] = [shift(x) for x in spec["order"]]
-        kept.append(spec)
+        kept.append(dict(u.spec))
     if kept:
         out["unknown"] = kept
     else:
