@@ -113,8 +113,10 @@ def _parse_answer(line: str, alts: list) -> int | None | str:
     return "again"
 
 
-def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO) -> tuple[str, dict]:
-    """Interview, save, and return (the saved file, the ruling printed)."""
+def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
+        echo: bool = False) -> tuple[str, dict]:
+    """Interview, save, and return (the saved file, the ruling printed). `echo` repeats each
+    answer read (from a file or a pipe, which the terminal does not show)."""
     iv = Interview(path)
     say = lambda s="": print(s, file=out, flush=True)  # noqa: E731
     say(f"{iv.inc.game} -- {iv.path}")
@@ -130,12 +132,14 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO) 
         if laws:
             say(f"  (I ask because {render.laws_tag(laws)} turn{'s' if len(laws) == 1 else ''} on it.)")
         for i, a in enumerate(u.alternatives, start=1):
-            say(f"  {i}. {a.label}")
+            say(f"  {i}. {a.label[:1].upper()}{a.label[1:]}")
         say("  0. I don't know")
         while True:
             out.write("> ")
             out.flush()
             line = read_line()
+            if echo and line:
+                out.write(line if line.endswith("\n") else line + "\n")
             if line == "":                       # end of input: nothing more is known
                 got = None
                 say("")

@@ -147,9 +147,9 @@ def ask(ctx, file, answers, save):
             except OSError as e:
                 raise InputError(f"cannot read the answers: {e.strerror}", answers)
             with fh:
-                interview.run(file, save, fh.readline, sys.stdout)
+                interview.run(file, save, fh.readline, sys.stdout, echo=True)
         else:
-            interview.run(file, save, sys.stdin.readline, sys.stdout)
+            interview.run(file, save, sys.stdin.readline, sys.stdout, echo=not sys.stdin.isatty())
         return 0
     _run(ctx.obj["debug"], go)
 
