@@ -75,6 +75,7 @@ class Interview:
     def next_question(self):
         """(unknown index, laws) of the most decisive relevant question, or None when nothing
         left to ask can change the ruling."""
+        self.space.renew()
         cons = self.space.consequences(self.answers)
         if cons is None or cons[0] == cons[1]:
             return None

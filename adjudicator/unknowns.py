@@ -21,6 +21,7 @@ gives on the incident completed with the facts on that branch.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 
 import clingo
@@ -33,6 +34,7 @@ from .incident import Checker, Incident, Y, shown
 
 MAX_UNKNOWNS = 12
 MAX_ALTERNATIVES = 13
+MAX_SOLVES = 4000        # solves (each cautious or brave, under assumptions) for one ruling
 SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SUIT_ONE = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
 _ALT = "adjudicator_unknown"     # the name of the choice atoms; not shown, read by no law rule
@@ -313,6 +315,7 @@ class Space:
 
     def __init__(self, inc: Incident, timeout: float = engine.DEFAULT_TIMEOUT):
         self.inc = inc
+        self.timeout, self.deadline = timeout, time.monotonic() + timeout
         self.base, self.unknowns = parse(inc)
         prog = engine.program(inc.code)
         sig = engine.signals(inc)
@@ -341,7 +344,7 @@ class Space:
                 backend.add_rule([backend.add_atom(sym)])
         self.ctl = ctl
         self._cache: dict[tuple, tuple] = {}
-        self.solves = 0
+        self.solves = self.budget_from = 0
 
         def work(state):
             try:
@@ -355,11 +358,19 @@ class Space:
         else:  # pragma: no cover
             work({})
 
+    def renew(self) -> None:
+        """A fresh time and solve budget (an interview's next question)."""
+        self.deadline, self.budget_from = time.monotonic() + self.timeout, self.solves
+
     def consequences(self, assumed: dict[int, int]) -> tuple[frozenset, frozenset] | None:
         """Cautious and brave shown atoms when unknown ui has alternative assumed[ui] (None: no model)."""
         key = tuple(sorted(assumed.items()))
         if key in self._cache:
             return self._cache[key]
+        if self.solves - self.budget_from >= MAX_SOLVES or time.monotonic() > self.deadline:
+            raise InputError("the ruling turns on too many unknown facts together (no conditional ruling within "
+                             f"{self.timeout:g} s)", self.inc.file,
+                             hint="establish some of them, or let `adjudicator ask` ask the decisive ones first")
         assumptions = [(Function(_ALT, [Number(u), Number(a)]), True) for u, a in key]
         out = []
         for mode in ("cautious", "brave"):

@@ -175,3 +175,17 @@ def test_incidents_not_written_for_this_are_ruled_as_brute_force_rules_them(path
         node = [n for p, n in leaves if all(combo[ui] == ai for ui, ai in p)][0]
         got = "inconsistent" if node.result is None else _strip(node.result["rulings"])
         assert got == want, f"facts {combo} of {data['unknown']}"
+
+
+def test_a_conditional_ruling_past_its_time_budget_is_refused_as_too_many_unknowns(tmp_path):
+    """Twelve exposed cards each one of thirteen: refused (exit 2 in the CLI) once the budget is
+    spent, never left running."""
+    from adjudicator.errors import InputError
+    events = "".join("  - expose: {by: E, card: 2S}\n" for _ in range(12))
+    cards = "[2S, 3S, 4S, 5S, 6S, 7S, 8S, 9S, 10S, JS, QS, KS, AS]"
+    entries = "".join(f"  - {{event: {i}, field: card, one-of: {cards}}}\n" for i in range(1, 13))
+    f = tmp_path / "many.yaml"
+    f.write_text(f"game: whist\ndealer: S\ntrump: hearts\nevents:\n{events}unknown:\n{entries}", encoding="utf-8")
+    inc = incident.load(str(f))
+    with pytest.raises(InputError, match="too many unknown facts together"):
+        unknowns.conditional(inc, unknowns.Space(inc, timeout=0.5))
