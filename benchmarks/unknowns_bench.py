@@ -14,22 +14,24 @@ On every incident with an `unknown` key (cases/**/unknown-*.yaml and tests/fixtu
 Aim: an interview question well under a second (the issue's target); the conditional ruling
 within a few plain rulings' time.
 
-Measured 2026-11-23 on this 2-vCPU machine (branch unknowns at 5182ba6, editable install,
-`python benchmarks/unknowns_bench.py --runs 20`, medians):
+Measured 2026-11-23 on this 2-vCPU machine (branch unknowns at d78fc20, the choices given to the
+grounder as AST rules; editable install; `python benchmarks/unknowns_bench.py --runs 15`, medians;
+the machine was shared, load average 4-5, so figures are up to 2x high):
 
     incident (unknowns)                    ruling ms  solves  first question ms  later ms  CLI ms
-    28-29 quitted before correction (1)        34.3       6              49.5       2.1     214
-    28 whether East held a spade (1)           45.4       6              52.7       0.8     222
-    33 claim before the cut (2)                88.2      10              66.7       4.6     272
-    35-39 who required the highest (1)         66.4       6              66.9       0.8     196
-    fixture: no unknown key (ask's own)        59.2       2              76.8       2.4     196
-    fixture: quitted-maybe (2)                 91.0      10              72.1       3.5     226
+    28-29 quitted before correction (1)        65.3       6              35.1       1.2     227
+    28 whether East held a spade (1)           32.4       6              37.1       0.9     356
+    33 claim before the cut (2)                60.4      10              69.8       3.5     183
+    35-39 who required the highest (1)         38.1       6              54.5       0.8     231
+    fixture: no unknown key (ask's own)        47.4       2              61.8       2.2     256
+    fixture: quitted-maybe (2)                107.2      10              69.4       2.4     250
 
-An interview question: at most 77 ms for the first (grounding included), under 5 ms for the
-next ones (solves under assumptions on the same grounding): well under the second the issue
-asks. A CLI call on a file with one unknown took 0.23 s against 0.16 s for the same incident
-with the fact given (median of 5 runs, `/usr/bin/time`). The cap of 64 branches
-(unknowns.MAX_BRANCHES) refuses tests/fixtures/unknowns-too-many.yaml (12 unknowns) in 2.4 s.
+An interview question: at most 70 ms for the first (reading and grounding included), under 4 ms
+for later ones (solves under assumptions on the same grounding): well under the second the issue
+asks. A CLI call on a file with one unknown took 0.25 s against 0.24 s for the same incident with
+the fact given (median of 5 runs, `/usr/bin/time`, same load). Refusals: 64 branches
+(tests/fixtures/unknowns-too-many.yaml, 12 unknowns) in 3.7 s; past the time budget (the engine's
+10 s limit) for twelve cards each one of thirteen.
 """
 from __future__ import annotations
 
