@@ -141,6 +141,9 @@ def ask(ctx, file, answers, save):
         import sys
         from . import ask as interview
         from .errors import InputError
+        if file == "-" and not answers:
+            raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
+                             hint="give the incident as a file, or the answers with --answers FILE")
         if answers:
             try:
                 fh = open(answers, encoding="utf-8")

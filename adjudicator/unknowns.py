@@ -563,8 +563,9 @@ def text(result: dict, players: dict[str, str]) -> str:
     lines.append("")
     unknown_rel = [u for u in result["unknowns"] if u["relevant"]]
     if result["settled"]:
-        lines += render._wrap("The facts not known do not change the ruling: it is the same whatever they were.",
-                              "", "")
+        qs = "; ".join(u["question"] for u in result["unknowns"])
+        lines += render._wrap("The facts not known do not change the ruling: it is the same whatever they were"
+                              + (f" ({qs})" if qs else "") + ".", "", "  ")
     else:
         lines += render._wrap("The ruling depends on facts not known: "
                               + "; ".join(u["question"] for u in unknown_rel), "", "  ")

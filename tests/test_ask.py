@@ -145,3 +145,8 @@ def test_ask_refuses_a_bad_file_with_exit_2(tmp_path):
     f.write_text("game: whist\nevents:\n  - lead: {by: N, card: ZZ}\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["ask", str(f), "--answers", os.devnull])
     assert r.exit_code == 2 and "bad.yaml:3" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_incident_cannot_come_from_standard_input_with_the_answers():
+    r = CliRunner().invoke(main, ["ask", "-"], input="1\n")
+    assert r.exit_code == 2 and "--answers" in r.stderr and "Traceback" not in r.stderr
