@@ -505,6 +505,8 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
     tree = decide(space)
     leaves = list(_leaves(tree))
     possible = [n for _, n in leaves if n.result is not None]
+    if not possible:       # whatever the facts were, the account cannot be: as adjudicate refuses it
+        raise InconsistentIncident(inc.file, sorted({p for _, n in leaves for p in n.impossible or []}))
     info = registry.code_info(inc.code)
     out = {"game": inc.game, "code": inc.code, "code_title": info["title"], "file": inc.file,
            "unknowns": [{"id": u.id, "question": u.question, "about": u.about, "kind": u.kind,

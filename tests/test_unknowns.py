@@ -192,3 +192,12 @@ def test_a_conditional_ruling_past_its_time_budget_is_refused_as_too_many_unknow
     space.renew()
     with pytest.raises(InputError, match="too many unknown facts together"):
         unknowns.conditional(inc, space)
+
+
+def test_an_account_impossible_whatever_the_facts_is_refused_as_adjudicate_refuses_it(tmp_path):
+    f = tmp_path / "impossible.yaml"
+    f.write_text("game: whist\ndealer: S\ntrump: hearts\nstart: {trick: 3, leader: N}\nevents:\n"
+                 "  - renounce: {by: E, card: 3C}\n  - play: {by: S, card: 2S}\n"
+                 "unknown:\n  - {event: 2, field: holding}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["adjudicate", str(f)])
+    assert r.exit_code == 2 and "cannot have happened" in r.stderr, r.output
