@@ -147,6 +147,9 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
     from . import engine, incident, render, ruling
     try:
         inc = incident.load(path, stdin_text)
+        cond = _conditional_ruling(inc, as_json)     # facts not known
+        if cond is not None:
+            return cond[0], "", 0, (cond[1] if as_json else None)
         sol = engine.solve(inc)
         result = ruling.build(inc, sol)
     except AdjudicatorError as e:
@@ -178,6 +181,11 @@ def adjudicate(ctx, files, as_json, show_facts, jobs):
         stdin_text = incident.read_stdin() if "-" in files else None
         if len(files) == 1:       # one file: its error is the command's
             inc = incident.load(files[0], stdin_text)
+            cond = _conditional_ruling(inc, as_json)     # facts not known
+            if cond is not None:
+                text, data = cond
+                click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text, nl=as_json)
+                return 0
             sol = engine.solve(inc)
             result = ruling.build(inc, sol)
             if show_facts:
@@ -206,6 +214,44 @@ def adjudicate(ctx, files, as_json, show_facts, jobs):
             click.echo(json.dumps(outputs, indent=2, ensure_ascii=False))
         return worst
     _run(ctx.obj["debug"], go, as_json)
+
+
+@main.command()
+@click.argument("file")
+@click.option("--answers", type=click.Path(dir_okay=False), default=None,
+              help="Read the answers from this file, one a line, instead of standard input.")
+@click.option("--save", default=None, help="Where to save the incident built (default: FILE-answered.yaml here).")
+@click.pass_context
+def ask(ctx, file, answers, save):
+    """Interview about the incident in FILE, asking only what the ruling turns on; save the result."""
+    def go():
+        import sys
+        from . import ask as interview
+        from .errors import InputError
+        if file == "-" and not answers:
+            raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
+                             hint="give the incident as a file, or the answers with --answers FILE")
+        if answers:
+            try:
+                fh = open(answers, encoding="utf-8")
+            except OSError as e:
+                raise InputError(f"cannot read the answers: {e.strerror}", answers)
+            with fh:
+                interview.run(file, save, fh.readline, sys.stdout, echo=True)
+        else:
+            interview.run(file, save, sys.stdin.readline, sys.stdout, echo=not sys.stdin.isatty())
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+def _conditional_ruling(inc, as_json: bool) -> tuple[str, dict] | None:
+    """An incident with unknown facts gets the conditional ruling (unknowns.py): its text and its
+    JSON; None for an incident whose facts are all known."""
+    from . import unknowns
+    if not unknowns.has_unknowns(inc):
+        return None
+    result = unknowns.conditional(inc)
+    return ("" if as_json else unknowns.text(result, inc.players) + "\n"), result
 
 
 @main.command()

@@ -774,6 +774,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     inc.key_lines = {k: top[k].line for k in top}
     if "name" in top:
         inc.name = ck.text(top["name"], "name")
+    if "unknown" in top:
+        inc.unknown = top["unknown"]     # read by unknowns.py: facts not known
     if "expected" in top:
         inc.expected = top["expected"]
         inc.expected_pos = (top["expected"].line, top["expected"].col)

@@ -106,6 +106,9 @@ TOP = (
     F("start", "start", "where the events begin, when not at the deal: e.g. {trick: 5, leader: W}"),
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what)"),
     F("events", "text", "what happened, in order: a list of events (below)", required=True),
+    F("unknown", "text", "facts nobody can now establish, each a mapping: `{event: N, field: F}` (optionally "
+      "`one-of: [...]`, `~` for 'not so') or `{order: [N, M]}`, events numbered from 1; "
+      "the ruling then says what holds whatever they were and what turns on each (docs/unknowns.md)"),
 )
 
 # --------------------------------------------------------------------------------------------

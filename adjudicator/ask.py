@@ -1,0 +1,183 @@
+"""`adjudicator ask`: a guided interview that asks only what the ruling turns on.
+
+It starts from an incident file whose facts are incomplete: the facts listed under `unknown`,
+or, when it lists none, the facts an account commonly leaves out (whether a player who renounced
+held the suit led; a yes-or-no field of an event left unsaid). Nothing here knows a game: the
+questions are the unknown facts, and which to ask comes from the rules. The incident is grounded
+once (unknowns.Space); before each question the remaining unknowns are weighed under the answers
+so far, by brave and cautious consequences under assumptions, and only one whose alternatives
+give different consequences is asked, the most decisive first (the one settling the ruling on
+most of its alternatives). Its reason cites the laws whose rulings differ between its answers.
+"I don't know" is always an answer. At the end the incident with the answers is saved and the
+ruling on it printed: exactly what `adjudicate` gives on the saved file.
+"""
+from __future__ import annotations
+
+import os
+from typing import Callable, TextIO
+
+import yaml
+
+from . import incident, render, ruling, schema, unknowns
+from .errors import InputError
+
+DONT_KNOW = ("?", "0", "d", "dk", "don't know", "dont know", "i don't know", "i dont know", "unknown", "")
+
+
+def candidates(inc: incident.Incident) -> list[dict]:
+    """Unknown facts to consider when the incident names none: a renounce whose holding is not
+    given, and yes-or-no fields an event leaves unsaid. The rules then say which matter."""
+    out: list[dict] = []
+    for ev in inc.events:
+        spec = schema.EVENTS[ev.name]
+        if ev.name == "renounce" and "holding" not in ev.fields and "void" not in ev.fields:
+            out.append({"event": ev.index, "field": "holding"})
+        for f in spec.fields:
+            if f.type == "bool" and f.name not in ev.fields:
+                out.append({"event": ev.index, "field": f.name})
+    return out[: unknowns.MAX_UNKNOWNS]
+
+
+def _laws(space: unknowns.Space, per) -> list[str]:
+    """The laws of the ruling atoms that differ between an unknown's alternatives."""
+    braves = [p[1] for p in per if p is not None]
+    if not braves:
+        return []
+    common = frozenset.intersection(*braves)
+    differ = frozenset.union(*braves) - common
+    laws = {s.arguments[1].string for s in differ if s.name == "r_law"}
+    if not laws:
+        laws = {s.arguments[1].string for s in differ if s.name == "finding"}
+    return sorted(laws, key=ruling.law_key)
+
+
+class Interview:
+    """The state of one interview: the grounded incident, the answers, what was asked."""
+
+    def __init__(self, path: str):
+        text, name = incident.read_source(path)
+        self.path = name
+        self.data = yaml.safe_load(text)
+        inc = incident.parse(text, name)
+        if not unknowns.has_unknowns(inc):
+            found = candidates(inc)
+            if found:
+                self.data = {**self.data, "unknown": found}
+                inc = incident.parse(yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True), name)
+        self.data.pop("name", None)
+        self.data.pop("expected", None)
+        self.inc = inc
+        self.space = unknowns.Space(inc)
+        self.answers: dict[int, int] = {}
+        self.unknown: set[int] = set()          # answered "I don't know"
+        self.asked: list[tuple[int, list[str]]] = []
+
+    def next_question(self):
+        """(unknown index, laws) of the most decisive relevant question, or None when nothing
+        left to ask can change the ruling."""
+        self.space.renew()
+        cons = self.space.consequences(self.answers)
+        if cons is None or cons[0] == cons[1]:
+            return None
+        remaining = [i for i in range(len(self.space.unknowns)) if i not in self.answers and i not in self.unknown]
+        relevant = self.space.split(self.answers, remaining)
+        if not relevant:
+            return None
+        ui, per = relevant[0]
+        return ui, _laws(self.space, per)
+
+    def answer(self, ui: int, ai: int | None) -> None:
+        if ai is None:
+            self.unknown.add(ui)
+        else:
+            self.answers[ui] = ai
+
+    def completed(self) -> dict:
+        return unknowns.complete(self.data, self.space.unknowns, self.answers)
+
+
+def _parse_answer(line: str, alts: list) -> int | None | str:
+    """The alternative's index, None for "I don't know", or "again" when not understood."""
+    s = line.strip().lower().rstrip(".")
+    if s in DONT_KNOW:
+        return None
+    if s.isdigit() and 1 <= int(s) <= len(alts):
+        return int(s) - 1
+    words = [a.label.lower() for a in alts]
+    hits = [i for i, w in enumerate(words) if w.startswith(s) or s == w]
+    if len(hits) == 1:
+        return hits[0]
+    if s in ("y", "yes") and len(alts) == 2:
+        return 0
+    if s in ("n", "no") and len(alts) == 2:
+        return 1
+    return "again"
+
+
+def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
+        echo: bool = False) -> tuple[str, dict]:
+    """Interview, save, and return (the saved file, the ruling printed). `echo` repeats each
+    answer read (from a file or a pipe, which the terminal does not show)."""
+    iv = Interview(path)
+    say = lambda s="": print(s, file=out, flush=True)  # noqa: E731
+    say(f"{iv.inc.game} -- {iv.path}")
+    say("I ask only what the ruling turns on. Answer with the number; 0 or ? for \"I don't know\".")
+    while True:
+        q = iv.next_question()
+        if q is None:
+            break
+        ui, laws = q
+        u = iv.space.unknowns[ui]
+        say("")
+        say(u.question)
+        if laws:
+            say(f"  (I ask because {render.laws_tag(laws)} turn{'s' if len(laws) == 1 else ''} on it.)")
+        for i, a in enumerate(u.alternatives, start=1):
+            say(f"  {i}. {a.label[:1].upper()}{a.label[1:]}")
+        say("  0. I don't know")
+        while True:
+            out.write("> ")
+            out.flush()
+            line = read_line()
+            if echo and line:
+                out.write(line if line.endswith("\n") else line + "\n")
+            if line == "":                       # end of input: nothing more is known
+                got = None
+                say("")
+                break
+            got = _parse_answer(line, u.alternatives)
+            if got != "again":
+                break
+            say(f"  Please answer 1-{len(u.alternatives)}, or 0 for \"I don't know\".")
+        iv.asked.append((ui, laws))
+        iv.answer(ui, got)
+        if line == "":
+            break
+    data = iv.completed()
+    target = save or _default_save(iv.path)
+    try:
+        with open(target, "w", encoding="utf-8") as fh:
+            fh.write("# Built by `adjudicator ask`; `adjudicator adjudicate` rules on it again.\n")
+            yaml.safe_dump(data, fh, sort_keys=False, allow_unicode=True)
+    except OSError as e:
+        raise InputError(f"cannot save the incident: {e.strerror}", target,
+                         hint="give another file with --save")
+    saved = incident.load(target)
+    say("")
+    if unknowns.has_unknowns(saved):
+        result = unknowns.conditional(saved)
+        say(unknowns.text(result, saved.players).rstrip("\n"))
+    else:
+        from . import engine
+        result = ruling.build(saved, engine.solve(saved))
+        say(render.ruling_text(result, saved.players).rstrip("\n"))
+    say("")
+    say(f"Saved the incident to {target}.")
+    return target, result
+
+
+def _default_save(path: str) -> str:
+    if path in ("-", "<stdin>"):
+        return "incident-answered.yaml"
+    base, _ = os.path.splitext(os.path.basename(path))
+    return base + "-answered.yaml"

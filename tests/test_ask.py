@@ -1,0 +1,154 @@
+"""`adjudicator ask`: the interview asks only what the ruling turns on, and ends with the ruling
+`adjudicate` gives on the incident it saves. Driven from a file of answers and, as a person
+would, through a pseudo-terminal."""
+import itertools
+import json
+import os
+import re
+import sys
+
+import pexpect
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from adjudicator import ask, engine, incident, ruling, unknowns
+from adjudicator.cli import main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HELD = os.path.join(ROOT, "cases", "whist", "american-1893",
+                    "unknown-28-whether-the-renouncer-held-the-suit-led-decides-between-a-revoke-and-no-penalty.yaml")
+CLAIM = os.path.join(ROOT, "cases", "whist", "american-1893",
+                     "unknown-33-whether-the-claim-came-before-the-cut-decides-and-a-holding-his-later-play-shows-does-not.yaml")
+BARE = os.path.join(ROOT, "tests", "fixtures", "unknowns", "no-unknown-key.yaml")
+
+
+def _adjudicate_json(path):
+    r = CliRunner().invoke(main, ["adjudicate", "--json", path])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def _interview(tmp_path, path, answers):
+    af = tmp_path / "answers.txt"
+    af.write_text("".join(a + "\n" for a in answers), encoding="utf-8")
+    out = tmp_path / "built.yaml"
+    r = CliRunner().invoke(main, ["ask", path, "--answers", str(af), "--save", str(out)])
+    assert r.exit_code == 0, r.output
+    return r.stdout, str(out)
+
+
+def test_answering_yes_saves_the_completed_incident_and_rules_as_adjudicate_does(tmp_path):
+    text, saved = _interview(tmp_path, HELD, ["1"])
+    assert "Did Brown (E) hold a spade" in text and "I ask because laws 28, 30, 31 turn on it" in text
+    inc = incident.load(saved)
+    assert not unknowns.has_unknowns(inc)
+    assert inc.events[1].fields["holding"] == [("suit", "spades")]
+    result = _adjudicate_json(saved)
+    assert sorted(r["remedy"] for r in result["rulings"]) == ["cannot-win-game", "play-out", "transfer-two-tricks"]
+    assert " ".join(render_text(saved).split()) in " ".join(text.split())
+
+
+def render_text(path):
+    r = CliRunner().invoke(main, ["adjudicate", path])
+    return r.stdout.split("\n", 3)[3]        # past the heading, which names the file
+
+
+def test_i_dont_know_ends_with_the_conditional_ruling_and_keeps_the_unknown(tmp_path):
+    text, saved = _interview(tmp_path, HELD, ["?"])
+    inc = incident.load(saved)
+    assert unknowns.has_unknowns(inc)
+    assert "If Brown (E) held a spade:" in " ".join(text.split())
+    result = _adjudicate_json(saved)
+    assert [u["relevant"] for u in result["unknowns"]] == [True]
+
+
+def test_a_fact_that_cannot_change_the_ruling_is_never_asked(tmp_path):
+    text, saved = _interview(tmp_path, CLAIM, ["2"])
+    asked = [line for line in text.splitlines() if line.endswith("?") and not line.startswith(" ")]
+    assert not any(q.startswith("Did Brown (E) hold a spade") for q in asked)   # his later play shows it
+    assert [q.split(":")[0] for q in asked] == ["Which came first"]
+    assert text.count("> ") == 1 and "Which came first" in text
+    result = _adjudicate_json(saved)     # the cut came first: the claim is too late (33)
+    assert [(r["remedy"], r["laws"]) for r in result["rulings"]] == [("no-penalty", ["33"])]
+    assert unknowns.has_unknowns(incident.load(saved))   # the holding stays unknown: not asked
+
+
+def test_unparseable_answers_are_asked_again(tmp_path):
+    text, saved = _interview(tmp_path, HELD, ["maybe", "7", "2"])
+    assert text.count("Please answer 1-2") == 2
+    assert [r["remedy"] for r in _adjudicate_json(saved)["rulings"]] == ["no-penalty"]
+
+
+@pytest.mark.parametrize("path", [HELD, CLAIM, BARE], ids=os.path.basename)
+def test_every_question_asked_can_change_the_ruling(tmp_path, path):
+    """Whatever the answers (each possibility, or "I don't know"), a question is asked only when
+    two of its answers, the other facts held the same, give different rulings on the completed
+    incident (brute force over the completions, the check only)."""
+    iv0 = ask.Interview(path)
+    space = iv0.space
+    sizes = [range(len(u.alternatives)) for u in space.unknowns]
+
+    def ruled(combo):
+        done = unknowns.complete(iv0.data, space.unknowns, dict(enumerate(combo)))
+        inc = incident.parse(yaml.safe_dump(done, sort_keys=False), "x.yaml")
+        try:
+            res = ruling.build(inc, engine.solve(inc))["rulings"]
+        except Exception as e:  # an impossible completion counts as a ruling of its own
+            return type(e).__name__
+        return re.sub(r"line \d+", "line ?", json.dumps(sorted(json.dumps(
+            {k: v for k, v in r.items() if k not in ("text", "when")}, sort_keys=True) for r in res)))
+    table = {c: ruled(c) for c in itertools.product(*sizes)}
+    for script in itertools.product(*[list(range(len(u.alternatives))) + [None] for u in space.unknowns]):
+        iv = ask.Interview.__new__(ask.Interview)
+        iv.__dict__.update(iv0.__dict__)
+        iv.answers, iv.unknown, iv.asked = {}, set(), []
+        while (q := iv.next_question()) is not None:
+            ui, laws = q
+            assert laws, "a question is asked with no law to cite"
+            fixed = iv.answers
+            assert any(table[c] != table[c[:ui] + (a,) + c[ui + 1:]]
+                       for c in table if all(c[k] == v for k, v in fixed.items())
+                       for a in sizes[ui]), f"{space.unknowns[ui].question} cannot change the ruling"
+            iv.answer(ui, script[ui])
+
+
+def test_the_interview_through_a_terminal(tmp_path):
+    """As a person would: questions on the screen, answers typed, "I don't know" among them."""
+    out = tmp_path / "built.yaml"
+    exe = os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    child = pexpect.spawn(exe, ["ask", CLAIM, "--save", str(out)], encoding="utf-8", timeout=30,
+                          dimensions=(40, 200))
+    child.expect("Which came first")
+    child.expect("I ask because laws 30, 33 turn on it")
+    child.expect("> ")
+    child.sendline("1")
+    child.expect("Saved the incident to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    result = _adjudicate_json(str(out))
+    assert sorted(r["remedy"] for r in result["rulings"]) == ["cannot-win-game", "transfer-two-tricks"]
+
+    child = pexpect.spawn(exe, ["ask", HELD, "--save", str(out)], encoding="utf-8", timeout=30,
+                          dimensions=(40, 200))
+    child.expect("Did Brown \\(E\\) hold a spade")
+    child.expect("> ")
+    child.sendline("I don't know")
+    child.expect("If Brown \\(E\\) held a spade:")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert unknowns.has_unknowns(incident.load(str(out)))
+
+
+def test_ask_refuses_a_bad_file_with_exit_2(tmp_path):
+    f = tmp_path / "bad.yaml"
+    f.write_text("game: whist\nevents:\n  - lead: {by: N, card: ZZ}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["ask", str(f), "--answers", os.devnull])
+    assert r.exit_code == 2 and "bad.yaml:3" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_incident_cannot_come_from_standard_input_with_the_answers():
+    r = CliRunner().invoke(main, ["ask", "-"], input="1\n")
+    assert r.exit_code == 2 and "--answers" in r.stderr and "Traceback" not in r.stderr
