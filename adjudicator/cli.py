@@ -89,8 +89,9 @@ def main(ctx, debug):
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
 @click.option("--show-facts", is_flag=True, help="Also print the facts the rules saw.")
+@click.option("--no-story", is_flag=True, help="Leave out the account of what happened, told in words.")
 @click.pass_context
-def adjudicate(ctx, files, as_json, show_facts):
+def adjudicate(ctx, files, as_json, show_facts, no_story):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
         import json
@@ -112,6 +113,8 @@ def adjudicate(ctx, files, as_json, show_facts):
                 continue
             if show_facts:
                 result["facts"] = sorted(str(s) for s in sol.facts)
+            if not no_story:
+                result["story"] = _story(inc)
             if as_json:
                 outputs.append(result)
             else:
@@ -120,11 +123,24 @@ def adjudicate(ctx, files, as_json, show_facts):
                     for f in result["facts"]:
                         click.echo(f"  {f}.")
                     click.echo("")
+                if not no_story:
+                    click.echo(_story_text(result["story"]))
                 click.echo(render.ruling_text(result, inc.players))
         if as_json:
             click.echo(json.dumps(outputs[0] if len(files) == 1 else outputs, indent=2, ensure_ascii=False))
         return worst
     _run(ctx.obj["debug"], go, as_json)
+
+
+def _story(inc) -> str:
+    """What happened, told in words (adjudicator/narrator.py): shown above the ruling."""
+    from . import narrator
+    return narrator.tell(inc)
+
+
+def _story_text(story: str) -> str:
+    from .render import _wrap
+    return "\n".join(_wrap(story, "What happened: ", "  ")) + "\n"
 
 
 @main.command()
