@@ -31,6 +31,7 @@ STATUS_CHOICES = {
     "later": "not yet: it may be exacted only later",
     "exacted": "already exacted (or done)",
     "applies": "it follows of itself: no one need exact it",
+    "lost": "lost: it may no longer be had, or was never given",
 }
 STATUS_OF = {"available": "open", "later": "later", "exacted": "exacted", "done": "exacted",
              "applies": "applies"}
@@ -107,8 +108,9 @@ def _rel(path: str, root: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def questions_for(path: str, root: str | None = None) -> list[Question]:
-    """Every question the case's incident gives, keyed by the engine's ruling on it."""
+def questions_for(path: str, root: str | None = None, kinds=KINDS) -> list[Question]:
+    """Every question of these kinds the case's incident gives, keyed by the engine's ruling on it
+    (`compare` costs a second ruling, under the game's other code: left out unless asked for)."""
     from . import incident, laws, narrator
     root = root or bank_dir()
     inc = incident.load(path)
@@ -147,6 +149,10 @@ def questions_for(path: str, root: str | None = None) -> list[Question]:
       hint="a letter, or remedy ids separated by commas (e.g. call-card, take-first-trick; or: no penalty)")
 
     for i, r in enumerate(rulings):
+        if r["remedy"] == "no-remedy":      # a right asked for and refused: lost, and the ruling says why
+            q("status", f"A right is asked for or claimed in this incident [{_laws_tag(r['laws'])}]. "
+              "Where does it stand now?", list(STATUS_CHOICES.values()), ["lost"], STATUS_CHOICES["lost"],
+              r["laws"], i, f":{i}")
         if r["remedy"] in NONE_REMEDIES:
             continue
         what = f"\u201c{r['remedy']}\u201d ({_remedy_words(r['remedy'])}) [{_laws_tag(r['laws'])}]"
@@ -176,7 +182,7 @@ def questions_for(path: str, root: str | None = None) -> list[Question]:
 
     # two codes of the game: do they rule alike?
     others = [c for c in registry.codes_of(game) if registry.encoded(c) and c != code]
-    if others:
+    if others and "compare" in kinds:
         other = others[0]
         alike = _alike(path, [code, other])
         if alike is not None:
@@ -489,7 +495,7 @@ def draw(n: int, seed: int | None = None, code=None, topic=None, law=None, kind=
             break
         if code and _case_code(f) != code:
             continue
-        qs = [q for q in questions_for(f, root) if _fits(q, code, topic, law, kind)
+        qs = [q for q in questions_for(f, root, (kind,) if kind else KINDS) if _fits(q, code, topic, law, kind)
               and (only is None or q.qid in only)]
         if qs:
             out.append(rng.choice(qs))
