@@ -145,7 +145,7 @@ def questions_for(path: str, root: str | None = None, kinds=KINDS) -> list[Quest
     # which remedies
     given = sorted({r["remedy"] for r in rulings})
     q("remedy", "Which remedies, rights or consequences does the law give here?",
-      _remedy_options(given, rel), given, _remedy_text(given), all_laws,
+      _remedy_options(given, rel, code, all_laws), given, _remedy_text(given), all_laws,
       hint="a letter, or remedy ids separated by commas (e.g. call-card, take-first-trick; or: no penalty)")
 
     for i, r in enumerate(rulings):
@@ -250,15 +250,64 @@ def _rng(qid: str, salt: str = "") -> random.Random:
     return random.Random(f"{qid}|{salt}")
 
 
-def _remedy_options(given: list[str], rel: str) -> list[str]:
+_FILE_REMEDIES: dict[str, set[str]] = {}
+
+
+def _remedies_in(rel_file: str) -> set[str]:
+    """The remedy ids a rule file names (its quoted strings that are remedy ids)."""
+    if rel_file not in _FILE_REMEDIES:
+        try:
+            with open(os.path.join(registry.rules_dir(), rel_file), encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError:
+            text = ""
+        ids = set(registry.remedies())
+        _FILE_REMEDIES[rel_file] = {m for m in re.findall(r'"([a-z][a-z-]*)"', text) if m in ids}
+    return _FILE_REMEDIES[rel_file]
+
+
+_ENCODED: dict[tuple[str, str], list] = {}
+
+
+def _encoded_in(code: str, ident: str) -> list:
+    from . import laws
+    key = (code, ident)
+    if key not in _ENCODED:
+        try:
+            _ENCODED[key] = laws.encoded_in(code, ident)
+        except Exception:  # noqa: BLE001 - a law of the base code: no encoding listed under this code
+            _ENCODED[key] = []
+    return _ENCODED[key]
+
+
+def _near_remedies(code: str, cited: list[str]) -> list[str]:
+    """Plausible wrong remedies: those the rule files encoding the cited laws name, then those of
+    the laws on the same topics, in a stable order."""
+    from . import laws
+    out: list[str] = []
+    idents = list(cited)
+    for t in {t for c in cited for t in _topics(code, c)}:
+        idents += laws.topic_laws(t, code)
+    for ident in dict.fromkeys(idents):
+        for place in _encoded_in(code, ident):
+            for r in sorted(_remedies_in(place["file"])):
+                if r not in out:
+                    out.append(r)
+    return out
+
+
+def _remedy_options(given: list[str], rel: str, code: str = "", cited: list[str] | None = None) -> list[str]:
     """The right set and three wrong ones, each near the right: one remedy swapped, one added or
-    one taken away, all from rules/remedies.yaml."""
+    one taken away, drawn first from the remedies the rules on the same laws and topics give, then
+    from the rest of rules/remedies.yaml."""
     rng = _rng(rel, "remedy")
-    vocab = [r for r in registry.remedy_ids() if r not in given and r not in NONE_REMEDIES]
+    every = [r for r in registry.remedies() if r not in given and r not in NONE_REMEDIES]
+    near = [r for r in (_near_remedies(code, cited or []) if code else []) if r in every]
     right = tuple(given)
     wrong: list[tuple] = []
     candidates = []
-    for _ in range(30):
+    for k in range(40):
+        vocab = near if near and k < 30 else every
         g = list(given)
         move = rng.choice(("swap", "add", "drop"))
         if move == "swap" or (move == "drop" and len(g) == 1):
