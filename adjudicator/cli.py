@@ -440,7 +440,10 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
 
         def read():
             click.echo("> ", nl=False)
-            line = sys.stdin.readline()
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:   # Ctrl-C stops the quiz like q: the answers so far are kept
+                line = ""
             if not line:
                 click.echo("")
                 return None

@@ -318,6 +318,20 @@ def test_a_student_at_a_terminal_answers_quits_and_comes_back_to_review(data_dir
     child.expect(pexpect.EOF)
 
 
+def test_at_a_terminal_ctrl_c_stops_the_quiz_and_keeps_the_answers(data_dir):
+    q = quiz.draw(1, seed=8)[0]
+    child = _spawn(["quiz", "-n", "2", "--seed", "8"], data_dir)
+    child.expect("> ")
+    child.sendline(_right(q))
+    child.expect("Question 2 of 2")
+    child.expect("> ")
+    child.sendintr()
+    child.expect("Stopped. 1 of 1 right.")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in (child.before or "")
+    assert progress.Store().stats()["answers"] == 1
+
+
 def test_at_a_terminal_a_damaged_file_is_reported_and_a_fresh_one_started(data_dir):
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / progress.FILE).write_bytes(b"\x00garbage" * 100)
