@@ -76,11 +76,13 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "throw-down": "{by} throws the cards on the table face upwards",
     "gather": "the cards of the trick are gathered[ by {by}]",
     "omit-play": "{by} omits to play[ to the {trick} trick]",
-    "wrong-number": "{player} is found with[ {surplus} too many][ {missing} too few] cards",
+    "wrong-number": ("{player} is found with {surplus} card(s) too many[ and {missing} too few]",
+                     "{player} is found with {missing} card(s) too few",
+                     "{player} is found with the wrong number of cards"),
     "mix-into-trick": "{by} mixes a card[, the {card},] into the[ {trick}] trick",
     "damaged-card": "a card[ ({card})] is found[ {how}]",
     "bystander-remark": "a bystander[, {bystander},] remarks on the {about}",
-    "end-of-hand": "the hand is played out[: {tricks}]",
+    "end-of-hand": "the hand is played out[; tricks taken: {tricks}]",
     "demand": "{by} demands {remedy}[, {suit}][, the {card}][, {call}][, from {from}]",
     "decline": "{by} declines {remedy}[, the {card}]",
     "consult": "{by} consult",
@@ -153,7 +155,7 @@ class Narrator:
         if type_ == "bool":
             return "yes" if v else "no"
         if type_ == "side-scores":
-            return _and([f"{SIDE_WORD.get(k, k)} {n}" for k, n in v.items()])
+            return ", ".join(f"{SIDE_WORD.get(k, k)} {n}" for k, n in v.items())
         if isinstance(v, (list, tuple)):
             return _and([str(x) for x in v])
         if isinstance(v, dict):
@@ -257,7 +259,7 @@ def sentence(text: str) -> str:
     if not text:
         return text
     text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", "\u201d")) else text + "."
+    return text if text.endswith((".", "!", "?", ".\u201d", "!\u201d", "?\u201d")) else text + "."
 
 
 def tell(inc: Incident) -> str:
