@@ -73,7 +73,8 @@ def bank_dir() -> str:
     d = laws.cases_dir()
     if not d:
         raise InputError("no case files found to draw questions from", file="adjudicator quiz",
-                         hint="run from a checkout of the adjudicator (its cases/ folder is the question bank)")
+                         hint="run from a checkout of the adjudicator (its cases/ folder is the question bank), "
+                         "or name that folder in ADJUDICATOR_CASES")
     return d
 
 
