@@ -436,7 +436,8 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             for note in store.notices:
                 click.echo(note, err=True)
         if not review:
-            click.echo(f"Law quiz: {len(questions)} questions (seed {used_seed}).\n")
+            n_q = len(questions)
+            click.echo(f"Law quiz: {n_q} question{'' if n_q == 1 else 's'} (seed {used_seed}).\n")
 
         def read():
             click.echo("> ", nl=False)
