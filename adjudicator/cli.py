@@ -8,6 +8,8 @@
     adjudicator topic [NAME] [--json]
     adjudicator codes [--json]
     adjudicator remedies [--json]
+    adjudicator quiz [-n N] [--seed S] [--code C] [--topic T] [--law L] [--review] [--reset] [--sheet N] [--json]
+    adjudicator quiz stats [--json]
 
 Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input.
 clingo and yaml are imported inside the commands, so --help stays fast.
@@ -143,7 +145,7 @@ JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.Int
 
 def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
     """One file of several: (standard output, standard error, exit code, its JSON)."""
-    path, stdin_text, as_json, show_facts, debug = args
+    path, stdin_text, as_json, show_facts, no_story, debug = args
     from . import engine, incident, render, ruling
     try:
         inc = incident.load(path, stdin_text)
@@ -159,11 +161,15 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
         return "", err, e.exit_code, ({"file": path, **_error_json(e)} if as_json else None)
     if show_facts:
         result["facts"] = sorted(str(s) for s in sol.facts)
+    if not no_story:
+        result["story"] = _story(inc)
     if as_json:
         return "", "", 0, result
     out = ""
     if show_facts:
         out += "Facts the rules saw:\n" + "".join(f"  {f}.\n" for f in result["facts"]) + "\n"
+    if not no_story:
+        out += _story_text(result["story"]) + "\n"
     return out + render.ruling_text(result, inc.players) + "\n", "", 0, None
 
 
@@ -171,9 +177,10 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
 @click.option("--show-facts", is_flag=True, help="Also print the facts the rules saw.")
+@click.option("--no-story", is_flag=True, help="Leave out the account of what happened, told in words.")
 @JOBS
 @click.pass_context
-def adjudicate(ctx, files, as_json, show_facts, jobs):
+def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
         import json
@@ -190,6 +197,8 @@ def adjudicate(ctx, files, as_json, show_facts, jobs):
             result = ruling.build(inc, sol)
             if show_facts:
                 result["facts"] = sorted(str(s) for s in sol.facts)
+            if not no_story:
+                result["story"] = _story(inc)
             if as_json:
                 click.echo(json.dumps(result, indent=2, ensure_ascii=False))
                 return 0
@@ -198,10 +207,12 @@ def adjudicate(ctx, files, as_json, show_facts, jobs):
                 for f in result["facts"]:
                     click.echo(f"  {f}.")
                 click.echo("")
+            if not no_story:
+                click.echo(_story_text(result["story"]))
             click.echo(render.ruling_text(result, inc.players))
             return 0
         worst, outputs = 0, []
-        work = [(path, stdin_text, as_json, show_facts, ctx.obj["debug"]) for path in files]
+        work = [(path, stdin_text, as_json, show_facts, no_story, ctx.obj["debug"]) for path in files]
         for out, err, code, data in _in_order(_adjudicate_one, work, jobs):
             if err:
                 click.echo(err, err=True, nl=False)
@@ -214,6 +225,17 @@ def adjudicate(ctx, files, as_json, show_facts, jobs):
             click.echo(json.dumps(outputs, indent=2, ensure_ascii=False))
         return worst
     _run(ctx.obj["debug"], go, as_json)
+
+
+def _story(inc) -> str:
+    """What happened, told in words (adjudicator/narrator.py): shown above the ruling."""
+    from . import narrator
+    return narrator.tell(inc)
+
+
+def _story_text(story: str) -> str:
+    from .render import _wrap
+    return "\n".join(_wrap(story, "What happened: ", "  ")) + "\n"
 
 
 @main.command()
@@ -573,6 +595,122 @@ def _wrap_lines(text: str) -> str:
         indent = line[:len(line) - len(line.lstrip())]
         out.append(textwrap.fill(line, width, subsequent_indent=indent + "  ") if line.strip() else line)
     return "\n".join(out)
+
+@main.group(invoke_without_command=True)
+@click.option("-n", "count", default=10, show_default=True, type=click.IntRange(1, 1000),
+              help="How many questions.")
+@click.option("--seed", type=int, default=None, help="Draw the same questions again (a quiz is reproducible).")
+@click.option("--code", default=None, help="Only this code's cases (`adjudicator codes`).")
+@click.option("--topic", default=None, help="Only this topic (`adjudicator topic` lists them).")
+@click.option("--law", default=None, help="Only questions on this law (with --code).")
+@click.option("--kind", default=None, help="Only this kind: remedy, who, who-not, law, status, compare.")
+@click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")
+@click.option("--reset", is_flag=True, help="Forget all progress (answers and schedule).")
+@click.option("--sheet", "sheet", type=click.IntRange(1, 500), default=None,
+              help="Write a printable sheet of N questions (Markdown and HTML) with the answer key.")
+@click.option("--out", default="quiz-sheet", show_default=True, help="With --sheet: the files' name, without .md/.html.")
+@click.option("--json", "as_json", is_flag=True, help="Print the questions with their answers as JSON.")
+@click.pass_context
+def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as_json):
+    """Law-study quiz: questions from the cases, graded by the engine's own ruling.
+
+    Answers are read from the terminal (or standard input), one line each; q stops.
+    Progress is kept in the user's data folder (or $ADJUDICATOR_DATA_DIR).
+    """
+    if ctx.invoked_subcommand:
+        return
+
+    def go():
+        import json
+        import random
+        from . import progress, quiz as qz
+        topic_name = qz.check_filters(code, topic, law, kind)
+        if reset:
+            store = progress.Store()
+            for note in store.notices:
+                click.echo(note, err=True)
+            store.reset()
+            click.echo(f"Progress cleared ({store.path}).")
+            return 0
+        used_seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
+        n = sheet or count
+        store = None
+        if review:
+            store = progress.Store()
+            for note in store.notices:
+                click.echo(note, err=True)
+            questions = qz.review_questions(store.review_ids(), n)
+            questions = [q for q in questions if qz._fits(q, code, topic_name, law, kind)]
+            if not questions:
+                click.echo("Nothing to review: no question missed and none due. "
+                           "`adjudicator quiz` asks new ones.")
+                return 0
+        else:
+            questions = qz.draw(n, used_seed, code, topic_name, law, kind)
+            if not questions:
+                from .errors import InputError
+                raise InputError("no question fits these filters", file="adjudicator quiz",
+                                 hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
+        if as_json:
+            click.echo(json.dumps({"seed": used_seed, "questions": [q.to_json() for q in questions]},
+                                  indent=2, ensure_ascii=False))
+            return 0
+        if sheet:
+            md, html = f"{out}.md", f"{out}.html"
+            with open(md, "w", encoding="utf-8") as fh:
+                fh.write(qz.sheet_markdown(questions, used_seed))
+            with open(html, "w", encoding="utf-8") as fh:
+                fh.write(qz.sheet_html(questions, used_seed))
+            click.echo(f"Wrote {md} and {html}: {len(questions)} questions, answer key at the end (seed {used_seed}).")
+            return 0
+        if store is None:
+            store = progress.Store()
+            for note in store.notices:
+                click.echo(note, err=True)
+        if not review:
+            n_q = len(questions)
+            click.echo(f"Law quiz: {n_q} question{'' if n_q == 1 else 's'} (seed {used_seed}).\n")
+
+        def read():
+            click.echo("> ", nl=False)
+            try:
+                line = sys.stdin.readline()
+            except KeyboardInterrupt:   # Ctrl-C stops the quiz like q: the answers so far are kept
+                line = ""
+            if not line:
+                click.echo("")
+                return None
+            return line
+
+        qz.run(questions, store, read, click.echo)
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+@quiz.command("stats")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def quiz_stats(ctx, as_json):
+    """Progress so far, by code and by topic."""
+    def go():
+        import json
+        from . import progress
+        store = progress.Store()
+        for note in store.notices:
+            click.echo(note, err=True)
+        st = store.stats()
+        if as_json:
+            click.echo(json.dumps(st, indent=2))
+            return 0
+        click.echo(f"{st['right']} of {st['answers']} answers right; {st['questions_seen']} questions seen, "
+                   f"{st['to_review']} to review.  ({store.path})")
+        for title, rows in (("By code:", st["by_code"]), ("By topic:", st["by_topic"])):
+            if rows:
+                click.echo(f"\n{title}")
+                for k, v in rows.items():
+                    click.echo(f"  {k:<36} {v['right']:>4} of {v['answered']:<4} right")
+        return 0
+    _run(ctx.obj["debug"], go)
 
 
 def entry():

@@ -1,0 +1,266 @@
+"""An incident told in words: the plain account a player would give of what happened.
+
+    Hearts are trumps. West has the lead for the third trick. West leads the ace of spades ...
+
+One narrator for every game. It reads the incident's checked form (incident.Incident: values
+already normalised by schema type) and a phrase per event kind. A phrase is a template over the
+event's fields, `{by}`, `{card}`..., each field rendered in words by its schema type; a part in
+square brackets is said only when every field it names was given (`[ with {card}]`). An event
+with no phrase, or a phrase naming a field the event lacks, falls back to a plain sentence built
+from its fields, so a game's new events are told before anyone writes their phrases: adding a
+game's events is adding entries to PHRASES.
+"""
+from __future__ import annotations
+
+import re
+
+from . import schema
+from .incident import Incident
+
+RANK_WORD = {14: "ace", 13: "king", 12: "queen", 11: "knave", 10: "ten", 9: "nine", 8: "eight",
+             7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two", 1: "ace"}
+ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+           "ninth", "tenth", "eleventh", "twelfth", "thirteenth"]
+SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SIDE_WORD = {"N-S": "North and South", "E-W": "East and West"}
+
+# One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
+# every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
+PHRASES: dict[str, str | tuple[str, ...]] = {
+    "arrive": "{players} come into the room together[{other-table?}, having played at another table]"
+              "[{still-belong?}, and still belonging to it]",
+    "break-up-table": "{by} breaks up the table; {players} are left",
+    "appoint-substitute": "{by} leaves the table and appoints[ {substitute}] as substitute",
+    "declare-intention": "{by} declares an intention to enter the table",
+    "cut-for-table": "{by} cuts the {card}[ for {purpose}][, exposing {exposed}]",
+    "shuffle": "{by} shuffles[ below the table{below-table?}][, exposing the {exposes}][ ({manner})]",
+    "cut": "{by} cuts the pack[, exposing the {exposes}][, leaving {smaller-packet} cards in the smaller packet]"
+           "[{confusion?}; the cards are confused]",
+    "permit": "leave is given to {player} by {by}",
+    "deal": ("{by} deals[ with the {pack} pack][{uncut?}, without having the pack cut]",
+             "the cards are dealt[ with the {pack} pack][{uncut?}, without the pack having been cut]"),
+    "deal-incorrectly": "{by} deals a card incorrectly[ ({how})]",
+    "deal-another-card": "{by} deals another card",
+    "correct-deal": "{by} corrects the deal[, moving {cards-moved} cards]",
+    "count-cards": "{by} counts the cards[ on the {where}]",
+    "look-at-trump": "{by} looks at the trump card",
+    "turn-trump": ("{by} turns up the {card} for trump[{face-down?}, placing it face downward]"
+                   "[; the last card came to {came-to}]",
+                   "{by} turns up the last card for trump[{face-down?}, placing it face downward]"
+                   "[; it came to {came-to}]",
+                   "the last card is turned up for trump[{face-down?}, face downward]"),
+    "faced-in-pack": "a card[, the {card},] is found faced in the pack[{last?}: the last card]",
+    "pack-imperfect": "the pack is found imperfect[: {detail}]",
+    "touch": "{by} touches a card",
+    "interrupt": "{by} interrupts the dealer[ (about {about})][{upheld?}, and is proved right]",
+    "look": "{by} looks at the cards",
+    "stop-deal": "{by} stops the deal",
+    "take-up-trump": "{by} takes the trump card into the hand",
+    "trump-on-table": "the trump card is still lying face up on the table",
+    "show-trump-card": "asked for the trump card, {by} shows the {card}",
+    "forget-trump": "{by} cannot recollect the trump card",
+    "other-pack-card": "a card of the other pack[, the {card},] is found in the hand of {player}",
+    "lead": "{by} leads the {card}[{winning?}, a winning card][, holding {holding}][, void in {void}]",
+    "play": "{by} plays the {card}[, holding {holding}][, void in {void}]",
+    "renounce": "{by} renounces with the {card}[, holding {holding}]",
+    "correct-renounce": "{by} takes back the renounce[ and plays the {card}]",
+    "take-back": "{by} takes back the {card}",
+    "turn-and-quit": "the[ {trick}] trick is turned and quitted[, won by {won-by}]",
+    "name-card": "{by} names the {card}",
+    "expose": "{by} exposes {card}[ ({how})]",
+    "ask-trump-suit": "{by} asks what the trump suit is",
+    "ask-partner": "{by} asks the partner whether he has none of the suit[; the answer: {answer}]",
+    "call-attention": "{by} calls attention to the {to}[ ({how})]",
+    "claim-rest": "{by} says[ \u201c{words}\u201d]",
+    "look-at-trick": "{by} looks at the[ {trick}] trick, already turned and quitted",
+    "throw-down": "{by} throws the cards on the table face upwards",
+    "gather": "the cards of the trick are gathered[ by {by}]",
+    "omit-play": "{by} omits to play[ to the {trick} trick]",
+    "wrong-number": ("{player} is found with {surplus} card(s) too many[ and {missing} too few]",
+                     "{player} is found with {missing} card(s) too few",
+                     "{player} is found with the wrong number of cards"),
+    "mix-into-trick": "{by} mixes a card[, the {card},] into the[ {trick}] trick",
+    "damaged-card": "a card[ ({card})] is found[ {how}]",
+    "bystander-remark": "a bystander[, {bystander},] remarks on the {about}",
+    "end-of-hand": "the hand is played out[; tricks taken: {tricks}]",
+    "demand": "{by} demands {remedy}[, {suit}][, the {card}][, {call}][, from {from}]",
+    "decline": "{by} declines {remedy}[, the {card}]",
+    "consult": "{by} consult",
+    "claim-revoke": "{by} claims a revoke[ against {against}][ in the {trick} trick]",
+    "mix-cards": "{by} mixes the cards",
+    "examine": "the tricks are examined[ by {by}][{proves?}, and the revoke is proved]",
+    "correct-score": "{by} asks that the {score} score be corrected",
+    "call-honours": "{by} calls honours[: {honours}]",
+    "agree-score": "the players agree the score",
+    "cut-for-next-deal": "the cards are cut for the next deal[ by {by}]",
+}
+
+_FIELD = re.compile(r"\{([a-z-]+)(\?)?\}")
+_OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+
+
+def card_words(card) -> str:
+    rank, suit = card
+    return f"{RANK_WORD.get(rank, str(rank))} of {suit}"
+
+
+def _and(items: list[str]) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class Narrator:
+    """Tells one incident; seats in players' names when given, else in the seat's word."""
+
+    def __init__(self, inc: Incident):
+        self.inc = inc
+
+    # --- values in words ------------------------------------------------------------------
+    def seat(self, seat) -> str:
+        if isinstance(seat, tuple) and len(seat) == 2 and seat[0] in ("seat", "name"):
+            return self.seat(seat[1]) if seat[0] == "seat" else str(seat[1])
+        name = self.inc.players.get(seat)
+        if name:
+            return name
+        return SEAT_WORD.get(seat) or f"the {str(seat).replace('-', ' ')} hand"
+
+    def value(self, type_: str, v, key: str = "") -> str:
+        if v is None:
+            return ""
+        if type_ in ("seat", "person"):
+            return self.seat(v)
+        if type_ == "seats":
+            seats = list(v)
+            for side, members in schema.SIDES.items():
+                if sorted(seats) == sorted(members) and not any(s in self.inc.players for s in seats):
+                    return SIDE_WORD[side]
+            return _and([self.seat(s) for s in seats])
+        if type_ == "card":
+            return card_words(v)
+        if type_ == "cards":
+            return _and(["the " + card_words(c) for c in v])
+        if type_ == "holding":
+            return _and(["the " + card_words(x) if k == "card" else x for k, x in v])
+        if type_ == "suits":
+            return _and(list(v))
+        if type_ == "trick":
+            n = int(v)
+            return ORDINAL[n] if 0 < n < len(ORDINAL) else f"number {n}"
+        if type_ == "names":
+            return _and([str(x) for x in v])
+        if type_ == "remedy":
+            return f"\u201c{v}\u201d"
+        if type_ == "bool":
+            return "yes" if v else "no"
+        if type_ == "side-scores":
+            return ", ".join(f"{SIDE_WORD.get(k, k)} {n}" for k, n in v.items())
+        if isinstance(v, (list, tuple)):
+            return _and([str(x) for x in v])
+        if isinstance(v, dict):
+            return _and([f"{k} {x}" for k, x in v.items()])
+        return str(v).replace("-", " ") if key in ("how", "about", "manner", "purpose", "call", "pack",
+                                                   "where", "to", "score") else str(v)
+
+    @staticmethod
+    def _dealer_default(event: str) -> bool:
+        """Whether the event's `by`, when omitted, is the dealer (schema: 'the dealer if omitted')."""
+        ev = schema.EVENTS.get(event)
+        f = ev.field("by") if ev else None
+        return f is not None and "dealer if omitted" in f.doc
+
+    @staticmethod
+    def _field_type(event: str, key: str, v=None) -> str:
+        ev = schema.EVENTS.get(event)
+        f = ev.field(key) if ev else None
+        if f is None:       # a field the schema does not define: guessed from its name and value
+            if key in ("by", "player", "from", "against", "to", "winner"):
+                return "seats" if isinstance(v, list) else "seat"
+            if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], int):
+                return "card"
+            return "bool" if isinstance(v, bool) else "text"
+        if f is not None and f.choices:
+            return "text"
+        return f.type if f is not None else "text"
+
+    # --- sentences -------------------------------------------------------------------------
+    def event(self, ev) -> str:
+        """One event as a sentence (capitalised, with its full stop)."""
+        words = {k: self.value(self._field_type(ev.name, k, v), v, k) for k, v in ev.fields.items()}
+        flags = {k for k, v in ev.fields.items() if v is True}
+        if "by" not in words and "dealer" in self.inc.top and self._dealer_default(ev.name):
+            words["by"] = self.seat(self.inc.top["dealer"])
+        phrases = PHRASES.get(ev.name) or ()
+        text = None
+        for phrase in (phrases,) if isinstance(phrases, str) else phrases:
+            text = self._fill(phrase, words, flags)
+            if text:
+                break
+        if not text:
+            text = self.generic(ev.name, words)
+        return sentence(text)
+
+    @staticmethod
+    def _fill(phrase: str, words: dict, flags: set) -> str | None:
+        def optional(m):
+            part = m.group(1)
+            for name, q in _FIELD.findall(part):
+                if (q and name not in flags) or (not q and not words.get(name)):
+                    return ""
+            return part
+
+        text = _OPTIONAL.sub(optional, phrase)
+        missing = [name for name, q in _FIELD.findall(text) if not q and not words.get(name)]
+        if missing:
+            return None
+        text = _FIELD.sub(lambda m: "" if m.group(2) else words[m.group(1)], text)
+        return text
+
+    def generic(self, name: str, words: dict) -> str:
+        """The plain sentence for an event no phrase tells: who, what (the event's name), and the rest."""
+        who = words.get("by") or words.get("player")
+        what = name.replace("-", " ")
+        rest = [f"{k.replace('-', ' ')}: {v}" for k, v in words.items() if v and k not in ("by",)
+                and not (k == "player" and not words.get("by"))]
+        head = f"{who}: {what}" if who else f"Event: {what}"
+        return head + (f" ({'; '.join(rest)})" if rest else "")
+
+    def setting(self) -> list[str]:
+        top, out = self.inc.top, []
+        if self.inc.players:
+            out.append(sentence(_and([f"{SEAT_WORD.get(s, s)} is {n}" for s, n in self.inc.players.items()])))
+        for key in ("dummy", "dummies"):
+            if key in top:
+                seats = top[key] if isinstance(top[key], list) else [top[key]]
+                out.append(sentence(f"{_and([self.seat(s) for s in seats])} "
+                                    f"{'is Dummy' if len(seats) == 1 else 'are the Dummies'}"))
+        if "dealer" in top:
+            out.append(sentence(f"{self.seat(top['dealer'])} is the dealer"))
+        if "trump_card" in top:
+            out.append(sentence(f"The {card_words(top['trump_card'])} is turned up: "
+                                f"{top['trump']} are trumps"))
+        elif "trump" in top:
+            out.append(sentence(f"{top['trump']} are trumps"))
+        if "score" in top:
+            out.append(sentence("The score: " + self.value("side-scores", top["score"])))
+        if "start" in top:
+            trick, leader = top["start"]
+            out.append(sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))
+        return out
+
+    def tell(self) -> str:
+        """The whole account: the setting, then each event in order, as one paragraph."""
+        return " ".join(self.setting() + [self.event(ev) for ev in self.inc.events])
+
+
+def sentence(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip().replace(" ,", ",")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ".\u201d", "!\u201d", "?\u201d")) else text + "."
+
+
+def tell(inc: Incident) -> str:
+    return Narrator(inc).tell()

@@ -1,0 +1,141 @@
+"""What a student has answered, and when each question is due again: one SQLite file.
+
+The file lives in the user's data folder (platformdirs.user_data_dir("adjudicator")), or in the
+folder named by ADJUDICATOR_DATA_DIR (the tests use a temporary one). The schedule is the FSRS
+library's (`fsrs`): a right answer is rated Good, a wrong one Again; the card's state is kept as
+the library's own JSON. A file that is not a readable progress database is never lost: it is
+renamed aside with a timestamp, the user is told where, and a fresh one is started.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sqlite3
+
+SCHEMA_VERSION = 1
+ENV = "ADJUDICATOR_DATA_DIR"
+FILE = "progress.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS answers (
+    id INTEGER PRIMARY KEY, qid TEXT NOT NULL, at TEXT NOT NULL, right INTEGER NOT NULL,
+    said TEXT NOT NULL, code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cards (
+    qid TEXT PRIMARY KEY, card TEXT NOT NULL, due TEXT NOT NULL, missed INTEGER NOT NULL,
+    code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL);
+"""
+
+
+def data_dir() -> str:
+    d = os.environ.get(ENV)
+    if not d:
+        import platformdirs
+        d = platformdirs.user_data_dir("adjudicator", appauthor=False)
+    return d
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Store:
+    """The progress database. `notices` holds what the user must be told (a damaged file moved aside)."""
+
+    def __init__(self, path: str | None = None):
+        self.path = path or os.path.join(data_dir(), FILE)
+        self.notices: list[str] = []
+        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        try:
+            self.db = self._open()
+        except sqlite3.DatabaseError as e:
+            aside = self._move_aside(e)
+            self.notices.append(f"The progress file {self.path} was damaged ({e}); it is kept as {aside} "
+                                "and a fresh one is started.")
+            self.db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path)
+        try:
+            ok = db.execute("PRAGMA quick_check").fetchone()
+            if not ok or ok[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check: {ok[0] if ok else 'no answer'}")
+            db.executescript(_SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                db.commit()
+            elif row[0] != str(SCHEMA_VERSION):
+                raise sqlite3.DatabaseError(f"schema version {row[0]}, expected {SCHEMA_VERSION}")
+            db.execute("SELECT qid, card, due, missed, code, kind, topics FROM cards LIMIT 1").fetchall()
+            db.execute("SELECT qid, at, right, said, code, kind, topics FROM answers LIMIT 1").fetchall()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self, err) -> str:
+        stamp = now().strftime("%Y%m%dT%H%M%S")
+        aside = f"{self.path}.damaged-{stamp}"
+        n = 1
+        while os.path.exists(aside):
+            n += 1
+            aside = f"{self.path}.damaged-{stamp}-{n}"
+        os.replace(self.path, aside)
+        for extra in ("-journal", "-wal", "-shm"):
+            if os.path.exists(self.path + extra):
+                os.replace(self.path + extra, aside + extra)
+        return aside
+
+    def close(self):
+        self.db.close()
+
+    # --- recording -----------------------------------------------------------------------------
+    def record(self, q, right: bool, said: str, when: dt.datetime | None = None) -> dt.datetime:
+        """Record an answer and reschedule the question; return when it is next due."""
+        from fsrs import Card, Rating, Scheduler
+        when = when or now()
+        row = self.db.execute("SELECT card FROM cards WHERE qid=?", (q.qid,)).fetchone()
+        card = Card.from_dict(json.loads(row[0])) if row else Card()
+        card, _log = Scheduler(enable_fuzzing=False).review_card(
+            card, Rating.Good if right else Rating.Again, review_datetime=when)
+        topics = json.dumps(q.topics)
+        with self.db:
+            self.db.execute("INSERT INTO answers (qid, at, right, said, code, kind, topics) VALUES (?,?,?,?,?,?,?)",
+                            (q.qid, when.isoformat(), int(right), said, q.code, q.kind, topics))
+            self.db.execute("INSERT OR REPLACE INTO cards VALUES (?,?,?,?,?,?,?)",
+                            (q.qid, json.dumps(card.to_dict()), card.due.isoformat(), int(not right),
+                             q.code, q.kind, topics))
+        return card.due
+
+    # --- reading -------------------------------------------------------------------------------
+    def review_ids(self, when: dt.datetime | None = None) -> list[str]:
+        """The questions last answered wrong, then those due, the most overdue first."""
+        when = (when or now()).isoformat()
+        rows = self.db.execute("SELECT qid FROM cards WHERE missed=1 OR due<=? ORDER BY missed DESC, due",
+                               (when,)).fetchall()
+        return [r[0] for r in rows]
+
+    def stats(self) -> dict:
+        rows = self.db.execute("SELECT code, topics, right FROM answers").fetchall()
+        by_code: dict[str, list[int]] = {}
+        by_topic: dict[str, list[int]] = {}
+        for code, topics, right in rows:
+            by_code.setdefault(code, [0, 0])
+            by_code[code][0] += right
+            by_code[code][1] += 1
+            for t in json.loads(topics) or ["(no topic)"]:
+                by_topic.setdefault(t, [0, 0])
+                by_topic[t][0] += right
+                by_topic[t][1] += 1
+        n_cards = self.db.execute("SELECT count(*) FROM cards").fetchone()[0]
+        return {"answers": len(rows), "right": sum(r[2] for r in rows), "questions_seen": n_cards,
+                "to_review": len(self.review_ids()),
+                "by_code": {k: {"right": v[0], "answered": v[1]} for k, v in sorted(by_code.items())},
+                "by_topic": {k: {"right": v[0], "answered": v[1]} for k, v in sorted(by_topic.items())}}
+
+    def reset(self):
+        with self.db:
+            self.db.execute("DELETE FROM answers")
+            self.db.execute("DELETE FROM cards")
