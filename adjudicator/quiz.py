@@ -101,8 +101,18 @@ def ruling_of(path: str, code: str | None = None) -> dict | None:
 
 
 def case_files(root: str | None = None) -> list[str]:
+    """The bank: every case file whose facts are all known (a case with `unknown:` facts has a
+    conditional ruling, not one answer to grade against)."""
     from . import cases
-    return cases.find([root or bank_dir()])
+    return [p for p in cases.find([root or bank_dir()]) if not _has_unknowns(p)]
+
+
+def _has_unknowns(path: str) -> bool:
+    from . import incident
+    try:
+        return getattr(incident.load(path), "unknown", None) is not None
+    except AdjudicatorError:
+        return False
 
 
 def _rel(path: str, root: str) -> str:

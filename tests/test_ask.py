@@ -50,7 +50,7 @@ def test_answering_yes_saves_the_completed_incident_and_rules_as_adjudicate_does
 
 
 def render_text(path):
-    r = CliRunner().invoke(main, ["adjudicate", path])
+    r = CliRunner().invoke(main, ["adjudicate", "--no-story", path])
     return r.stdout.split("\n", 3)[3]        # past the heading, which names the file
 
 

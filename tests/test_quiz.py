@@ -15,7 +15,9 @@ from adjudicator import compare, engine, incident, progress, quiz, ruling
 from adjudicator.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CASES = sorted(glob.glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True))
+# the bank: every case whose facts are all known (one with `unknown:` facts has a conditional ruling)
+CASES = [p for p in sorted(glob.glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True))
+         if not quiz._has_unknowns(p)]
 STATUS = {"available": "open", "later": "later", "exacted": "exacted", "done": "exacted", "applies": "applies"}
 
 
