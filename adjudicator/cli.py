@@ -624,6 +624,10 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         import json
         import random
         from . import progress, quiz as qz
+        nonlocal code
+        if code:      # a game's name stands for its default code, as everywhere a code is taken
+            from .registry import resolve_code
+            code = resolve_code(code, "adjudicator quiz --code")
         topic_name = qz.check_filters(code, topic, law, kind)
         if reset:
             store = progress.Store()
@@ -702,7 +706,7 @@ def quiz_stats(ctx, as_json):
         if as_json:
             click.echo(json.dumps(st, indent=2))
             return 0
-        click.echo(f"{st['right']} of {st['answers']} answers right; {st['questions_seen']} questions seen, "
+        click.echo(f"{st['right']} of {st['answers']} answers right; {st['questions_seen']} question{'' if st['questions_seen'] == 1 else 's'} seen, "
                    f"{st['to_review']} to review.  ({store.path})")
         for title, rows in (("By code:", st["by_code"]), ("By topic:", st["by_topic"])):
             if rows:

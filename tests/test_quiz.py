@@ -184,6 +184,14 @@ def test_a_bad_filter_is_exit_2_with_a_clear_message(args, words):
     out = CliRunner().invoke(main, ["quiz", "--seed", "1", *args], input="")
     assert out.exit_code == 2, out.output
     assert words in out.stderr and "Traceback" not in out.output
+    assert "<input>" not in out.stderr        # a filter is no file: the message names the option
+
+
+def test_a_games_name_stands_for_its_default_code(tmp_path, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path))
+    out = CliRunner().invoke(main, ["quiz", "--seed", "1", "-n", "1", "--code", "dummy"], input="q\n")
+    assert out.exit_code == 0, out.output
+    assert "Dummy, English club code (1864)" in out.stdout
 
 
 # --- the drill through standard input ------------------------------------------------------------
