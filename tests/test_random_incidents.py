@@ -101,6 +101,8 @@ def test_every_account_gets_a_ruling_or_a_clean_refusal(inc):
     assert result["rulings"], text
     for r in result["rulings"]:
         assert r["laws"], f"a ruling without a law:\n{r}\n{text}"
+    from tests.test_texts import faults
+    assert not faults(result), f"a text with a placeholder left or a word doubled:\n{faults(result)}\n{text}"
 
 
 # ---------------------------------------------------------------------------------------------
