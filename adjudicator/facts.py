@@ -75,6 +75,8 @@ def build(inc: Incident) -> list[Symbol]:
         out.append(Function("dummy", [SEAT[seat]]))
     if "dealer" in top:
         out.append(Function("dealer", [SEAT[top["dealer"]]]))
+    if top.get("first_deal_of_rubber"):
+        out.append(Function("first_deal_of_rubber"))
     if "trump" in top:
         out.append(Function("trump", [SUIT[top["trump"]]]))
     if "trump_card" in top:

@@ -740,6 +740,9 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         out["score"] = ck.value(schema.TOP_KEYS["score"], top["score"], "score")
     if "rubber" in top:
         out["rubber"] = ck.value(schema.TOP_KEYS["rubber"], top["rubber"], "rubber")
+    if "first-deal-of-rubber" in top:
+        out["first_deal_of_rubber"] = ck.value(schema.TOP_KEYS["first-deal-of-rubber"],
+                                               top["first-deal-of-rubber"], "first-deal-of-rubber")
     if "start" in top:
         m = ck.mapping(top["start"], "start")
         _check_keys(ck, top["start"], {"trick": None, "leader": None}, "start")

@@ -99,6 +99,8 @@ TOP = (
     F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
       "one on each side, e.g. [N, E]; each is played by its partner"),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
+    F("first-deal-of-rubber", "bool", "this deal is the first of a rubber (Dummy, law I: Dummy deals at the "
+      "commencement of each rubber, so `dealer` must then be Dummy's seat)"),
     F("trump", "trump", "the trump suit, or the trump card turned up"),
     F("score", "side-scores", "the score of each side before this hand"),
     F("rubber", "side-games", "the games each side has won in this rubber before this hand, each by its value: "
