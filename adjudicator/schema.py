@@ -326,7 +326,10 @@ event("decline", G, "A player states that he does not exact a penalty (or exerci
        F("card", "card", "the card he declines to call")],
       "- decline: {by: N, remedy: call-card}", ["23", "39"])
 event("consult", G, "Partners consult about a penalty or a right.",
-      [F("by", "seats", "who consulted", required=True)],
+      [F("by", "seats", "who consulted", required=True),
+       F("about", "text", "what they consulted about: which penalty to exact (when omitted), or only "
+         "who of them is to make the election (English 84: they should agree on it)",
+         choices=("which-penalty", "who-elects"))],
       "- consult: {by: N-S}", ["19", "39"])
 event("claim-revoke", G, "A player claims that an adversary revoked.",
       [BY, F("against", "seat", "the player said to have revoked"),
