@@ -229,7 +229,10 @@ event("other-pack-card", G, "A card belonging to the other pack is found in the 
 G = "The play"
 event("lead", G, "A player leads a card (the first card of a trick).",
       [BY, CARD_OPT, HOLDING, VOID,
-       F("winning", "bool", "the card was better than any the adversaries held of the suit")],
+       F("winning", "bool", "the card was better than any the adversaries held of the suit"),
+       F("again", "bool", "he leads again to the trick in progress, to which he has already played without "
+         "leading it (English 57: \"play to an imperfect trick the best card on the table ... and then "
+         "lead again\"); without it, a lead by another than the trick's leader begins the trick again")],
       "- lead: {by: W, card: KS}", ["22", "24"])
 event("play", G, "A player plays a card to the trick in progress.",
       [BY, CARD_OPT, HOLDING, VOID],
