@@ -301,7 +301,9 @@ event("omit-play", G, "A player omitted to play to a trick.",
 event("wrong-number", G, "A player is found to have more or fewer cards than he should.",
       [F("player", "seat", "whose hand", required=True),
        F("surplus", "int", "how many cards too many"),
-       F("missing", "int", "how many cards too few")],
+       F("missing", "int", "how many cards too few"),
+       F("cards", "cards", "the missing cards, when known (found in the other pack, or by the "
+         "cards played): English 46 holds him answerable for a revoke as if he had held them")],
       "- wrong-number: {player: W, missing: 1}", ["17.IV", "19"])
 event("mix-into-trick", G,
       "A card of the player's went, unnoticed, into a trick to which it does not belong: played with "
