@@ -6,6 +6,7 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
     ev(T,Kind)        event number T is of kind Kind (the event's name, '-' as '_')
     arg(T,Key,Value)  one fact per field value (lists give one fact per element)
     now(N)            the moment after the last event
+the game's table from rules/codes.yaml (seat/1, next/2, seats/1, side/1, side_of/2, other_side/2),
 and the top-level facts game/1, code/1, dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
 score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value).
 """
@@ -14,11 +15,18 @@ from __future__ import annotations
 from clingo import Function, Number, String
 from clingo.symbol import Symbol, Tuple_
 
-from . import schema
+from . import registry, schema
 from .incident import Incident
 
-SEAT = {s: Function(s.lower()) for s in schema.SEATS}
-SIDE = {"N-S": Function("ns"), "E-W": Function("ew")}
+class _Names(dict):
+    """Seat or side ids of any game's table to their atoms: `N` -> n, `elder` -> elder, `N-S` -> ns."""
+
+    def __missing__(self, key: str) -> Symbol:
+        return Function(key.lower().replace("-", ""))
+
+
+SEAT: dict[str, Symbol] = _Names()
+SIDE: dict[str, Symbol] = _Names()
 SUIT = {s: Function(s) for s in ("spades", "hearts", "diamonds", "clubs")}
 TRUE, FALSE = Function("true"), Function("false")
 
@@ -68,8 +76,23 @@ def value_symbols(f: schema.Field, v) -> list[Symbol]:
     raise ValueError(f"no symbol for field type {t}")  # pragma: no cover
 
 
+def table_facts(game: str) -> list[Symbol]:
+    """The game's table as facts (rules/common/seats.lp reads them): seat/1; next/2, who sits on
+    whose left; and, where there are partners, side/1, side_of/2 and other_side/2."""
+    t = registry.table(game)
+    out = [Function("seat", [SEAT[x]]) for x in t.seats]
+    out += [Function("next", [SEAT[x], SEAT[t.next(x)]]) for x in t.seats]
+    out.append(Function("seats", [Number(len(t.seats))]))
+    for side, members in t.sides.items():
+        out.append(Function("side", [SIDE[side]]))
+        out += [Function("side_of", [SEAT[x], SIDE[side]]) for x in members]
+        out += [Function("other_side", [SIDE[side], SIDE[o]]) for o in t.sides if o != side]
+    return out
+
+
 def build(inc: Incident) -> list[Symbol]:
     out: list[Symbol] = [Function("game", [const(inc.game)]), Function("code", [String(inc.code)])]
+    out += table_facts(inc.game)
     top = inc.top
     for seat in top.get("dummies", []):
         out.append(Function("dummy", [SEAT[seat]]))

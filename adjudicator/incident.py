@@ -36,9 +36,6 @@ SUITS = {
 }
 RANKS = {"a": 14, "k": 13, "q": 12, "j": 11, "t": 10, "10": 10,
          **{str(n): n for n in range(2, 10)}}
-SEAT_WORDS = {"n": "N", "north": "N", "e": "E", "east": "E", "s": "S", "south": "S",
-              "w": "W", "west": "W"}
-SIDE_WORDS = {"n-s": "N-S", "ns": "N-S", "n/s": "N-S", "e-w": "E-W", "ew": "E-W", "e/w": "E-W"}
 CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)$", re.I)
 
 
@@ -73,7 +70,31 @@ def name_key(name: str) -> str:
 
 
 HAND, DECK = 13, 52
-_SIDE_OF = {seat: side for side, seats in schema.SIDES.items() for seat in seats}
+
+
+def seat_words(table) -> dict[str, str]:
+    """How a seat of the table may be written, folded to lower case -> its id: the id, its word
+    (`north`, `the elder hand`), the word without `the` (`elder hand`)."""
+    out: dict[str, str] = {}
+    for seat in table.seats:
+        word = table.word(seat).lower()
+        for w in (seat.lower(), word, word.removeprefix("the ")):
+            out[w] = seat
+    return out
+
+
+def side_words(table) -> dict[str, str]:
+    """How a side of the table may be written: `N-S`, `NS`, `N/S` (any case) -> `N-S`."""
+    out: dict[str, str] = {}
+    for side in table.sides:
+        for w in (side.lower(), side.lower().replace("-", ""), side.lower().replace("-", "/")):
+            out[w] = side
+    return out
+
+
+def _or(items) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
 class Y:
@@ -399,8 +420,12 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
 # Value parsers, one per schema type. Each returns a normalised Python value or raises.
 # ----------------------------------------------------------------------------------------
 class Checker:
-    def __init__(self, file: str, players: dict[str, str] | None = None, candidates=(), game=(7, "1")):
+    def __init__(self, file: str, players: dict[str, str] | None = None, candidates=(), game=(7, "1"),
+                 table=None):
         self.file = file
+        # the game's table: its seats and sides, as written (rules/codes.yaml `tables:`)
+        self.table = table or registry.table("whist")
+        self.seat_words, self.side_words = seat_words(self.table), side_words(self.table)
         self.game_points, self.game_law = game     # what a game is, in the code in force
         self.players = players or {}          # seat -> name
         self.by_name = {name_key(v): k for k, v in self.players.items()}
@@ -412,14 +437,14 @@ class Checker:
     def seat(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str):
-            s = SEAT_WORDS.get(v.strip().lower())
+            s = self.seat_words.get(v.strip().lower())
             if s:
                 return s
             s = self.by_name.get(name_key(v))
             if s:
                 return s
         names = ", ".join(self.players.values())
-        hint = "a seat is N, E, S or W" + (f", or one of the players: {names}" if names else "")
+        hint = f"a seat is {_or(self.table.seats)}" + (f", or one of the players: {names}" if names else "")
         raise self.err(y, f"{what}: '{shown(v)}' is not a seat", hint)
 
     def person(self, y: Y, what: str):
@@ -428,7 +453,7 @@ class Checker:
             key = name_key(v)
             if key in self.candidates:
                 return ("name", self.candidates[key])
-            if key in SEAT_WORDS or key in self.by_name:
+            if key in self.seat_words or key in self.by_name:
                 return ("seat", self.seat(y, what))
             close = suggest(v, list(self.candidates.values()))
             raise self.err(y, f"{what}: '{shown(v)}' is not among the candidates",
@@ -483,15 +508,17 @@ class Checker:
 
     def seats(self, y: Y, what: str):
         v = y.value
-        if isinstance(v, str) and v.strip().lower() in SIDE_WORDS:
-            return list(schema.SIDES[SIDE_WORDS[v.strip().lower()]])
-        return [self.seat(it, what) for it in self.items(y, what, 4)]
+        if isinstance(v, str) and v.strip().lower() in self.side_words:
+            return list(self.table.sides[self.side_words[v.strip().lower()]])
+        return [self.seat(it, what) for it in self.items(y, what, len(self.table.seats))]
 
     def side(self, y: Y, what: str):
         v = y.value
-        if isinstance(v, str) and v.strip().lower() in SIDE_WORDS:
-            return SIDE_WORDS[v.strip().lower()]
-        raise self.err(y, f"{what}: '{shown(v)}' is not a side", "a side is N-S or E-W")
+        if isinstance(v, str) and v.strip().lower() in self.side_words:
+            return self.side_words[v.strip().lower()]
+        raise self.err(y, f"{what}: '{shown(v)}' is not a side",
+                       f"a side is {_or(self.table.sides)}" if self.table.sides
+                       else "in this game each plays for himself: there are no sides")
 
     def integer(self, y: Y, what: str, lo=0, hi=10_000):
         v = y.value
@@ -535,8 +562,8 @@ class Checker:
         if len(v) > MAX_NAME:
             raise self.err(y, f"{what}: a player's name is at most {MAX_NAME} characters, not {len(v):,}",
                            "shorten the name")
-        if name_key(v) in SEAT_WORDS or name_key(v) in SIDE_WORDS:
-            same = "" if v.lower() in SEAT_WORDS or v.lower() in SIDE_WORDS else \
+        if name_key(v) in self.seat_words or name_key(v) in self.side_words:
+            same = "" if v.lower() in self.seat_words or v.lower() in self.side_words else \
                 f" (written with look-alike or compatibility characters: {ascii(v)})"
             raise self.err(y, f"{what}: '{shown(v)}' is the name of a seat or a side, not of a player{same}",
                            "give the player's own name")
@@ -697,6 +724,7 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
                          f"did you mean '{close}'?" if close else f"codes of {game}: {', '.join(codes)}")
     else:
         code = registry.default_code(game)
+    ck = Checker(file, table=registry.table(game))      # the game's seats and sides from here on
 
     out: dict[str, Any] = {}
     players: dict[str, str] = {}
@@ -722,7 +750,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         candidates = ck.names(top["candidates"], "candidates")
         out["candidates"] = candidates
     info = registry.code_info(code)
-    ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))))
+    ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))),
+                 table=registry.table(game))
 
     dummies = _dummies(ck, root, game)
     if dummies:
@@ -817,7 +846,7 @@ def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
             raise ck.err(y, "dummy: one seat, the seat of Dummy's hand", "e.g. dummy: N")
         return [ck.seat(y, "dummy")]
     seats = ck.seats(y, "dummies")
-    sides = {side for side, members in schema.SIDES.items() for s in seats if s in members}
+    sides = {ck.table.side_of(s) for s in seats}
     if len(seats) != 2 or len(sides) != 2:
         raise ck.err(y, "dummies: two seats, one Dummy on each side",
                      "each player has a Dummy for his partner, e.g. dummies: [N, E]")
@@ -877,7 +906,7 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
                     raise ck.err(body_map[key], f"wrong-number.{key}: {fields[key]} cards "
                                  f"{'too few' if key == 'missing' else 'too many'} cannot be: a hand has {HAND} "
                                  f"cards and the pack {DECK}", f"give a number from 1 to {top_n}")
-        if name == "consult" and len({_SIDE_OF[x] for x in fields["by"]}) > 1:
+        if name == "consult" and len({ck.table.side_of(x) for x in fields["by"]}) > 1:
             raise ck.err(body_map["by"], f"consult: {' and '.join(fields['by'])} are not partners: partners "
                          "consult, adversaries do not", "write the side that consulted, e.g. by: N-S")
         out.append(Event(index=i, name=name, fields=fields, line=kname.line))

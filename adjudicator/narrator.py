@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import re
 
-from . import schema
+from . import registry, schema
 from .incident import Incident
 
 RANK_WORD = {14: "ace", 13: "king", 12: "queen", 11: "knave", 10: "ten", 9: "nine", 8: "eight",
              7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two", 1: "ace"}
 ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
            "ninth", "tenth", "eleventh", "twelfth", "thirteenth"]
-SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
-SIDE_WORD = {"N-S": "North and South", "E-W": "East and West"}
 
 # One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
 # every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
@@ -124,7 +122,13 @@ class Narrator:
         name = self.inc.players.get(seat)
         if name:
             return name
-        return SEAT_WORD.get(seat) or f"the {str(seat).replace('-', ' ')} hand"
+        table = registry.table(self.inc.game)
+        return table.word(seat) if seat in table.seats else f"the {str(seat).replace('-', ' ')} hand"
+
+    def side_word(self, side: str) -> str:
+        """A side in words: its players' seats ("North and South")."""
+        table = registry.table(self.inc.game)
+        return _and([table.word(s) for s in table.sides.get(side, ())]) or side
 
     def value(self, type_: str, v, key: str = "") -> str:
         if v is None:
@@ -133,9 +137,9 @@ class Narrator:
             return self.seat(v)
         if type_ == "seats":
             seats = list(v)
-            for side, members in schema.SIDES.items():
+            for side, members in registry.table(self.inc.game).sides.items():
                 if sorted(seats) == sorted(members) and not any(s in self.inc.players for s in seats):
-                    return SIDE_WORD[side]
+                    return self.side_word(side)
             return _and([self.seat(s) for s in seats])
         if type_ == "card":
             return card_words(v)
@@ -155,7 +159,7 @@ class Narrator:
         if type_ == "bool":
             return "yes" if v else "no"
         if type_ == "side-scores":
-            return ", ".join(f"{SIDE_WORD.get(k, k)} {n}" for k, n in v.items())
+            return ", ".join(f"{self.side_word(k)} {n}" for k, n in v.items())
         if isinstance(v, (list, tuple)):
             return _and([str(x) for x in v])
         if isinstance(v, dict):
@@ -229,7 +233,8 @@ class Narrator:
     def setting(self) -> list[str]:
         top, out = self.inc.top, []
         if self.inc.players:
-            out.append(sentence(_and([f"{SEAT_WORD.get(s, s)} is {n}" for s, n in self.inc.players.items()])))
+            out.append(sentence(_and([f"{registry.table(self.inc.game).word(s)} is {n}"
+                                      for s, n in self.inc.players.items()])))
         for key in ("dummy", "dummies"):
             if key in top:
                 seats = top[key] if isinstance(top[key], list) else [top[key]]

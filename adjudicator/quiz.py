@@ -36,7 +36,6 @@ STATUS_CHOICES = {
 STATUS_OF = {"available": "open", "later": "later", "exacted": "exacted", "done": "exacted",
              "applies": "applies"}
 KINDS = ("remedy", "who", "who-not", "law", "status", "compare")
-SEAT_WORDS = {"n": "N", "north": "N", "e": "E", "east": "E", "s": "S", "south": "S", "w": "W", "west": "W"}
 NOBODY = {"nobody", "no one", "noone", "none", "neither", "-", "no-one", "nil"}
 YES = {"y", "yes", "alike", "same", "true"}
 NO = {"n", "no", "differ", "different", "false"}
@@ -386,9 +385,17 @@ def _option(q: Question, text: str) -> str | None:
     return None
 
 
-def parse_seats(text: str, people: dict[str, str] | None = None) -> set[str] | None:
+def parse_seats(text: str, people: dict[str, str] | None = None, game: str = "whist") -> set[str] | None:
     """'N and S', 'north, south', 'N-S', 'Ames & Clark', 'NS', 'nobody': a set of seats (or of
-    candidates' names); None if not understood. `people`: lower-case name -> seat or name."""
+    candidates' names); None if not understood. `people`: lower-case name -> seat or name. The
+    seats and sides are the game's table's."""
+    from . import registry
+    from .incident import seat_words, side_words
+    table = registry.table(game)
+    seats_by_word = seat_words(table)
+    sides_by_word = {w: set(table.sides[s]) for w, s in side_words(table).items()}
+    sides_by_word.update({"-".join(table.word(m).lower() for m in members): set(members)
+                          for members in table.sides.values()})
     t = text.strip().lower()
     if t in NOBODY:
         return set()
@@ -398,16 +405,14 @@ def parse_seats(text: str, people: dict[str, str] | None = None) -> set[str] | N
         tok = tok.strip(" .")
         if not tok or tok == "and":
             continue
-        if tok in SEAT_WORDS:
-            out.add(SEAT_WORDS[tok])
+        if tok in seats_by_word:
+            out.add(seats_by_word[tok])
         elif tok in by_name:
             out.add(by_name[tok])
-        elif tok in ("n-s", "ns", "north-south"):
-            out |= {"N", "S"}
-        elif tok in ("e-w", "ew", "east-west"):
-            out |= {"E", "W"}
-        elif re.fullmatch(r"\(?[nesw]\)?", tok):
-            out.add(tok.strip("()").upper())
+        elif tok in sides_by_word:
+            out |= sides_by_word[tok]
+        elif tok.strip("()") in seats_by_word:
+            out.add(seats_by_word[tok.strip("()")])
         else:
             return None
     return out or None

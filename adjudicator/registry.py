@@ -23,10 +23,49 @@ def rules_dir() -> str:
     return list(spec.submodule_search_locations)[0]
 
 
+def _data() -> dict:
+    with open(os.path.join(rules_dir(), "codes.yaml"), encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_Loader)
+
+
 @functools.cache
 def _codes() -> dict:
-    with open(os.path.join(rules_dir(), "codes.yaml"), encoding="utf-8") as fh:
-        return yaml.load(fh, Loader=_Loader)["games"]
+    return _data()["games"]
+
+
+@functools.cache
+def _tables() -> dict:
+    return _data()["tables"]
+
+
+class Table:
+    """A game's table (rules/codes.yaml `tables:`): its seats in the order the play and the deal pass
+    (each to the next on the left), the word for each, and its sides of partners (none: each plays
+    for himself)."""
+
+    def __init__(self, name: str, entry: dict):
+        self.name = name
+        self.seats: tuple[str, ...] = tuple(str(s) for s in entry["seats"])
+        self.words: dict[str, str] = {str(k): str(v) for k, v in (entry.get("words") or {}).items()}
+        self.sides: dict[str, tuple[str, ...]] = {str(k): tuple(str(x) for x in v)
+                                                  for k, v in (entry.get("sides") or {}).items()}
+
+    def word(self, seat: str) -> str:
+        return self.words.get(seat, seat)
+
+    def side_of(self, seat: str) -> str | None:
+        return next((side for side, members in self.sides.items() if seat in members), None)
+
+    def next(self, seat: str) -> str:
+        """The seat on this one's left: who plays and deals after him."""
+        i = self.seats.index(seat)
+        return self.seats[(i + 1) % len(self.seats)]
+
+
+@functools.cache
+def table(game: str) -> Table:
+    name = _codes()[game]["table"]
+    return Table(name, _tables()[name])
 
 
 def games() -> list[str]:

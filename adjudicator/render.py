@@ -4,7 +4,6 @@ from __future__ import annotations
 import textwrap
 
 WIDTH = 80
-SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
 STATUS = {
     "available": "",
     "later": "Not yet: it may be exacted only later.",
@@ -19,11 +18,13 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_on_hyphens=False) or [first.rstrip()]
 
 
-def _who(seats, players) -> str:
+def _who(seats, players, game: str = "whist") -> str:
+    from . import registry
+    table = registry.table(game)
     out = []
     for s in seats:
         name = players.get(s)
-        out.append(f"{name} ({s})" if name else SEAT_WORD.get(s, s))
+        out.append(f"{name} ({s})" if name else table.word(s))
     return ", ".join(out) if out else "no one"
 
 
@@ -32,6 +33,7 @@ def laws_tag(laws) -> str:
 
 
 def ruling_text(result: dict, players: dict[str, str]) -> str:
+    game = result.get("game") or "whist"
     lines: list[str] = []
     head = f"{result['code_title']} -- {result['file']}"
     if result.get("code_given") is False:
@@ -44,9 +46,9 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
         pad = " " * len(num)
         lines += _wrap(f"{r['text']}. [{laws_tag(r['laws'])}]", num, pad)
         if r["status"] == "exacted":
-            lines += _wrap(f"Exacted by {_who(r['exacted_by'], players)}.", pad, pad)
+            lines += _wrap(f"Exacted by {_who(r['exacted_by'], players, game)}.", pad, pad)
         elif r["status"] == "done":
-            lines += _wrap(f"Done: by {_who(r['exacted_by'], players)}.", pad, pad)
+            lines += _wrap(f"Done: by {_who(r['exacted_by'], players, game)}.", pad, pad)
         elif r["status"] == "later" and r.get("when"):
             lines += _wrap(f"Not yet: {r['when']}.", pad, pad)
         elif STATUS.get(r["status"]):
@@ -55,15 +57,15 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
             lines += _wrap("One of the alternatives marked with the same choice; only one may be had "
                            f"(choice {r['choice']}).", pad, pad)
         if r["against"] or r["in_favour_of"]:
-            lines += _wrap(f"Against: {_who(r['against'], players)}.  In favour of: "
-                           f"{_who(r['in_favour_of'], players)}.", pad, pad)
+            lines += _wrap(f"Against: {_who(r['against'], players, game)}.  In favour of: "
+                           f"{_who(r['in_favour_of'], players, game)}.", pad, pad)
         if r["remedy"] not in ("no-penalty", "no-remedy"):
-            lines += _wrap(f"May exact it: {_who(r['may_exact'], players)}.", pad, pad)
+            lines += _wrap(f"May exact it: {_who(r['may_exact'], players, game)}.", pad, pad)
         groups: dict[tuple, list[str]] = {}
         for m in r["may_not_exact"]:
             groups.setdefault((m["reason"], tuple(m["laws"])), []).append(m["seat"])
         for (reason, laws), seats in groups.items():
-            lines += _wrap(f"May not: {_who(seats, players)} -- {reason} ({', '.join(laws)}).", pad, pad + "  ")
+            lines += _wrap(f"May not: {_who(seats, players, game)} -- {reason} ({', '.join(laws)}).", pad, pad + "  ")
         for fid in r["because"]:
             f = findings.get(fid)
             if f:

@@ -15,8 +15,6 @@ from .engine import Solution
 from .errors import InconsistentIncident, InputError
 from .incident import Incident
 
-SEAT_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
-SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
 RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
 SUIT_MARK = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 SUIT_LETTER = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
@@ -76,7 +74,7 @@ class Namer:
     # --- sentences ---------------------------------------------------------------------
     def seat_word(self, seat: str) -> str:
         name = self.inc.players.get(seat)
-        return f"{name} ({seat})" if name else SEAT_WORD[seat]
+        return f"{name} ({seat})" if name else registry.table(self.inc.game).word(seat)
 
     def say(self, s: Symbol) -> str:
         if s.type == SymbolType.Number:
@@ -122,8 +120,10 @@ def first_time(s: Symbol) -> int:
     return -1
 
 
-def seats_sorted(xs) -> list[str]:
-    return sorted(set(xs), key=lambda x: (SEAT_ORDER.get(x, 9), x))
+def seats_sorted(xs, game: str = "whist") -> list[str]:
+    """Seats in the order of the game's table (whist: N, E, S, W), anything else after them."""
+    order = {s: i for i, s in enumerate(registry.table(game).seats)}
+    return sorted(set(xs), key=lambda x: (order.get(x, len(order)), x))
 
 
 def build(inc: Incident, sol: Solution) -> dict:
@@ -162,12 +162,12 @@ def build(inc: Incident, sol: Solution) -> dict:
             "remedy": kind.string,
             "text": text,
             "laws": sorted({l[0].string for l in attrs["r_law"]}, key=law_key),
-            "against": seats_sorted(namer.ident(x[0]) for x in attrs["r_against"]),
-            "in_favour_of": seats_sorted(namer.ident(x[0]) for x in attrs["r_favour"]),
-            "may_exact": seats_sorted(namer.ident(x[0]) for x in attrs["r_may"]),
+            "against": seats_sorted((namer.ident(x[0]) for x in attrs["r_against"]), inc.game),
+            "in_favour_of": seats_sorted((namer.ident(x[0]) for x in attrs["r_favour"]), inc.game),
+            "may_exact": seats_sorted((namer.ident(x[0]) for x in attrs["r_may"]), inc.game),
             "may_not_exact": [
                 {"seat": e["seat"], "laws": sorted(e["laws"], key=law_key), "reason": "; ".join(sorted(e["reason"]))}
-                for e in sorted(maynot.values(), key=lambda e: SEAT_ORDER.get(e["seat"], 9))
+                for e in sorted(maynot.values(), key=lambda e: seats_sorted(maynot, inc.game).index(e["seat"]))
             ],
             "choice": namer.ident(attrs["r_choice"][0][0]) if attrs["r_choice"] else None,
             "because": sorted({namer.ident(f[0]) for f in attrs["r_because"]}),

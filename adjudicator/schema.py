@@ -378,8 +378,7 @@ EVENTS: dict[str, Event] = {e.name: e for e in _E}
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 
-SEATS = ("N", "E", "S", "W")
-SIDES = {"N-S": ("N", "S"), "E-W": ("E", "W")}
+# A game's seats and sides are its table's, in rules/codes.yaml (`registry.table(game)`), not here.
 
 
 # The English club code's laws (1864) that read each event, beside the American numbers given with

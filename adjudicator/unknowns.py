@@ -35,7 +35,6 @@ from .incident import Checker, Incident, Y, shown
 MAX_UNKNOWNS = 12
 MAX_ALTERNATIVES = 13
 MAX_SOLVES = 4000        # solves (each cautious or brave, under assumptions) for one ruling
-SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SUIT_ONE = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
 _ALT = "adjudicator_unknown"     # the name of the choice atoms; not shown, read by no law rule
 
@@ -68,13 +67,13 @@ def has_unknowns(inc: Incident) -> bool:
 # --------------------------------------------------------------------------------------------
 def _who(inc: Incident, seat: str) -> str:
     name = inc.players.get(seat)
-    return f"{name} ({seat})" if name else SEAT_WORD.get(seat, seat)
+    return f"{name} ({seat})" if name else registry.table(inc.game).word(seat)
 
 
 def _describe(inc: Incident, n: int) -> str:
     ev = inc.events[n - 1]
     by = ev.fields.get("by")
-    who = _who(inc, by) if isinstance(by, str) and by in SEAT_WORD else None
+    who = _who(inc, by) if isinstance(by, str) and by in registry.table(inc.game).seats else None
     return f"the {ev.name}" + (f" by {who}" if who else "") + f" (event {n}, line {ev.line})"
 
 
@@ -169,7 +168,7 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
     elif f.choices:
         values = list(f.choices) + ([] if f.required else [None])
     elif f.type == "seat":
-        values = list(schema.SEATS)
+        values = list(registry.table(inc.game).seats)
     elif f.type == "suit":
         values = ["spades", "hearts", "diamonds", "clubs"]
     elif f.type == "holding":
@@ -185,7 +184,7 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
     key = factmod.const(fname)
     alts = []
     by = ev.fields.get("by")
-    who = _who(inc, by) if isinstance(by, str) and by in SEAT_WORD else "the player"
+    who = _who(inc, by) if isinstance(by, str) and by in registry.table(inc.game).seats else "the player"
     for v in values:
         syms = [] if v is None else [Function("arg", [t, key, s]) for s in factmod.value_symbols(f, v)]
         if f.type == "holding" and ev.name in ("lead", "play", "renounce"):
@@ -228,7 +227,7 @@ def parse(inc: Incident) -> tuple[list, list[Unknown]]:
     y = getattr(inc, "unknown", None)
     if y is None:
         return base, []
-    ck = Checker(inc.file, inc.players, inc.candidates)
+    ck = Checker(inc.file, inc.players, inc.candidates, table=registry.table(inc.game))
     if not isinstance(y.value, list) or not y.value:
         raise ck.err(y, "unknown: expected a list of the facts that are not known",
                      "e.g. unknown: [{event: 2, field: holding}, {order: [5, 6]}]")

@@ -1,0 +1,65 @@
+"""A game's table is data (rules/codes.yaml `tables:`): its seats, their order and its sides reach
+the rules as facts and the incident's reader as words; no game's seats are written into the rules
+(rules/common/seats.lp) or into Python."""
+from __future__ import annotations
+
+import os
+
+import clingo
+import pytest
+
+from adjudicator import facts, incident, registry
+from adjudicator.errors import InputError
+
+SEATS_LP = os.path.join(registry.rules_dir(), "common", "seats.lp")
+
+
+def _model(game: str) -> set[str]:
+    ctl = clingo.Control(["--warn=none"])
+    with open(SEATS_LP, encoding="utf-8") as fh:
+        ctl.add("base", [], fh.read())
+    with ctl.backend() as b:
+        for sym in facts.table_facts(game):
+            b.add_rule([b.add_atom(sym)])
+    ctl.ground([("base", [])])
+    out: set[str] = set()
+    ctl.solve(on_model=lambda m: out.update(str(s) for s in m.symbols(atoms=True)))
+    return out
+
+
+def test_whist_is_four_players_in_two_sides_passing_to_the_left():
+    m = _model("whist")
+    assert {"partner(n,s)", "partner(e,w)", "adversary(n,e)", "adversary(n,w)", "left_of(e,n)",
+            "order(n,w,4)"} <= m
+    assert "partner(n,e)" not in m and "adversary(n,s)" not in m and "order(n,n,5)" not in m
+
+
+def test_piquet_is_two_players_each_for_himself():
+    m = _model("piquet")
+    assert {"seat(elder)", "seat(younger)", "adversary(elder,younger)", "adversary(younger,elder)",
+            "next(elder,younger)", "next(younger,elder)", "order(elder,younger,2)"} <= m
+    assert not any(a.startswith(("partner(", "side_of(")) for a in m)
+    assert "order(elder,elder,3)" not in m
+
+
+def test_the_incident_reads_the_seats_of_its_game():
+    ck = incident.Checker("x.yaml", table=registry.table("piquet"))
+    y = incident.Y("the elder hand", 3, 5)
+    assert ck.seat(y, "dealer") == "elder"
+    assert ck.seat(incident.Y("Younger", 3, 5), "dealer") == "younger"
+    with pytest.raises(InputError) as e:
+        ck.seat(incident.Y("N", 3, 5), "dealer")
+    assert e.value.hint.startswith("a seat is elder or younger")
+    with pytest.raises(InputError) as e:
+        ck.side(incident.Y("N-S", 3, 5), "score")
+    assert "each plays for himself" in e.value.hint
+    whist = incident.Checker("x.yaml")
+    assert whist.seat(incident.Y("north", 1, 1), "dealer") == "N"
+    assert whist.seats(incident.Y("E-W", 1, 1), "by") == ["E", "W"]
+
+
+def test_every_game_names_a_table_with_seats():
+    for game in registry.games():
+        t = registry.table(game)
+        assert t.seats and len(set(t.seats)) == len(t.seats), game
+        assert all(m in t.seats for members in t.sides.values() for m in members), game
