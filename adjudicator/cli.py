@@ -717,6 +717,26 @@ def quiz_stats(ctx, as_json):
     _run(ctx.obj["debug"], go)
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: every address, to serve a club's room).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.pass_context
+def serve(ctx, host, port):
+    """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and
+    its JSON API under /api/; see docs/web.md."""
+    def go():
+        from . import web
+        try:
+            web.serve(host, port, echo=click.echo)
+        except OSError as e:
+            from .errors import InputError
+            raise InputError(f"cannot listen on {host}:{port}: {(e.strerror or str(e)).lower()}", "adjudicator serve",
+                             hint="choose another --port, or stop what is using this one")
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
 def entry():
     """The console script: run the command, flush, and leave without tearing the interpreter down.
 

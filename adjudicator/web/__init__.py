@@ -1,0 +1,18 @@
+"""`adjudicator serve`: the referee's web page and its JSON API (docs/web.md)."""
+from __future__ import annotations
+
+
+def create_app():
+    from .app import create_app as make
+    return make()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
+    """Serve the page with uvicorn until interrupted; say where first."""
+    import uvicorn
+    config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
+                            limit_concurrency=64, timeout_keep_alive=5, server_header=False)
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    echo(f"Serving the referee's page at http://{shown}:{port}/  (Ctrl-C stops it)")
+    server.run()
