@@ -82,7 +82,12 @@ def refused_page(r: Refusal, incident_text: str = "", action: str = "/rule", tit
 async def _form_incident(request: Request) -> tuple[bytes, dict]:
     """The incident from a form: the uploaded file's bytes (its name is never used) or the pasted
     text; and the form's other fields."""
-    form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_BYTES + 1)
+    from starlette.exceptions import HTTPException
+    try:
+        form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_BYTES + FORM_ENVELOPE)
+    except HTTPException as e:     # a form that is not one (python-multipart's refusal)
+        raise Refusal(2, {"error": {"message": f"the form could not be read: {e.detail}", "exit_code": 2,
+                                    "hint": "send the incident from the page's own form"}}) from None
     fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     upload = form.get("upload")
     data = b""
@@ -106,8 +111,17 @@ async def home(request: Request):
     return page("home.html", title="Rule on an incident", incident=ex or "", examples=examples.NAMES)
 
 
+async def _read_form(request: Request, action: str):
+    try:
+        return await _form_incident(request), None
+    except Refusal as r:
+        return (b"", {}), refused_page(r, "", action=action, title="Not read")
+
+
 async def rule(request: Request):
-    data, fields = await _form_incident(request)
+    (data, fields), refused = await _read_form(request, "/rule")
+    if refused:
+        return refused
     if not data.strip():
         return page("home.html", 400, title="Rule on an incident", incident="", examples=examples.NAMES,
                     message="Paste the incident (or choose its file) first.")
@@ -127,7 +141,9 @@ async def ask_page(request: Request):
 
 
 async def ask_step(request: Request):
-    data, fields = await _form_incident(request)
+    (data, fields), refused = await _read_form(request, "/ask")
+    if refused:
+        return refused
     if not data.strip():
         return page("ask_start.html", 400, title="Interview", incident="", examples=examples.NAMES,
                     message="Paste the incident, as far as it is known, first.")
@@ -211,7 +227,9 @@ async def compare_page(request: Request):
         ex = examples.get(request.query_params.get("example", ""))
         return page("compare.html", title="Compare codes", incident=ex or "", codes=rows,
                     examples=examples.NAMES, result=None)
-    data, fields = await _form_incident(request)
+    (data, fields), refused = await _read_form(request, "/compare")
+    if refused:
+        return refused
     wanted = ",".join(c for c in [fields.get("code_a", ""), fields.get("code_b", "")] if c.strip()) or None
     if not data.strip():
         return page("compare.html", 400, title="Compare codes", incident="", codes=rows,
@@ -240,7 +258,12 @@ async def quiz_page(request: Request):
 
 
 async def quiz_answer(request: Request):
-    form = await request.form(max_files=0, max_fields=10)
+    from starlette.exceptions import HTTPException
+    try:
+        form = await request.form(max_files=0, max_fields=10)
+    except HTTPException as e:
+        return page("quiz.html", 400, title="Quiz", q=None, code="", topic="",
+                    error={"message": f"the form could not be read: {e.detail}", "hint": "answer from the page's own form"})
     qid = str(form.get("qid") or "")
     said = str(form.get("answer") or "")
     code, topic = str(form.get("code") or ""), str(form.get("topic") or "")
@@ -406,7 +429,7 @@ def create_app() -> Starlette:
         Route("/ask", ask_page, methods=["GET"]),
         Route("/ask", ask_step, methods=["POST"]),
         Route("/law", law_lookup),
-        Route("/law/{code}/{number}", law_page),
+        Route("/law/{code}/{number:path}", law_page),
         Route("/search", search_page),
         Route("/topic", topic_page),
         Route("/topic/{name}", topic_page),
@@ -416,7 +439,7 @@ def create_app() -> Starlette:
         Route("/quiz/stats", quiz_stats_page),
         Route("/api/adjudicate", api_adjudicate, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
-        Route("/api/law/{code}/{number}", api_law),
+        Route("/api/law/{code}/{number:path}", api_law),
         Route("/api/search", api_search),
         Route("/api/topic", api_topic),
         Route("/api/topic/{name}", api_topic),
