@@ -78,11 +78,19 @@ def browser():
 
 @pytest.fixture(scope="module")
 def shots(request):
+    """The screenshots' folder, emptied of an earlier run's."""
     folder = request.config.cache.mkdir(SHOTS)
+    for old in folder.glob("*.png"):
+        old.unlink(missing_ok=True)
     return str(folder)
 
 
-def pytest_terminal_summary(terminalreporter, config):
-    folder = config.cache.mkdir(SHOTS) if config.cache else None
-    if folder and any(folder.iterdir()):
+def screenshot_summary(terminalreporter, config) -> None:
+    """Name the screenshots' folder at the end of the run (called from the root conftest.py, which
+    pytest-xdist's controller loads; this one only its workers do)."""
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return
+    folder = cache.mkdir(SHOTS)
+    if any(folder.glob("*.png")):
         terminalreporter.write_line(f"web page screenshots (phone and desktop widths): {folder}")
