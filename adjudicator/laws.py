@@ -338,6 +338,19 @@ def cases_dir() -> str | None:
     return None
 
 
+_LAW_TOKEN = re.compile(r"^(?:\d+(?:\.[IVX]+)?|[IVX]+)$")
+
+
+def _named_laws(filename: str) -> list[str]:
+    """The law numbers a case file's name begins with: "86-84-the-..." -> ["86", "84"]."""
+    out = []
+    for token in filename.split("-"):
+        if not _LAW_TOKEN.match(token):
+            break
+        out.append(token.lstrip("0") or token)     # "05-..." sorts law 5 among the others
+    return out
+
+
 def exercised_by(code: str, ident: str) -> list[dict] | None:
     """The case files whose expected rulings cite the law: [{'file', 'name', 'citations'}], or None
     when the cases are not available (an installed package carries none)."""
@@ -368,6 +381,8 @@ def exercised_by(code: str, ident: str) -> list[dict] | None:
             for m in r.get("may_not_exact") or []:
                 if isinstance(m, dict):
                     cites |= {str(x) for x in m.get("laws") or []}
+        # a case names the laws it is about at the head of its file name ("74-...", "86-84-...")
+        cites |= set(_named_laws(os.path.basename(path)))
         hit = sorted(c for c in cites if _contains(c, ident) or _contains(ident, c))
         if hit:
             out.append({"file": os.path.relpath(path, os.path.dirname(folder)).replace(os.sep, "/"),

@@ -263,7 +263,9 @@ event("expose", G, "A card is exposed: dropped or faced, played with another, or
 event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
       "- ask-trump-suit: {by: N}", ["18"])
 event("ask-partner", G, "A player asks his partner whether he has none of the suit he renounced.",
-      [BY, F("answer", "text", "the renouncer's answer: `none` (he says he has none of the suit) or `has`",
+      [BY, F("asked", "seat", "the player asked, when not the asker's partner (an adversary asking the "
+             "renouncer: English 74 gives the question's effect to the partner's only)"),
+       F("answer", "text", "the renouncer's answer: `none` (he says he has none of the suit) or `has`",
              choices=("none", "has"))],
       "- ask-partner: {by: S, answer: none}", ["74"])
 event("call-attention", G, "Before his partner has played, a player calls attention to the trick or the score.",
@@ -326,7 +328,10 @@ event("decline", G, "A player states that he does not exact a penalty (or exerci
        F("card", "card", "the card he declines to call")],
       "- decline: {by: N, remedy: call-card}", ["23", "39"])
 event("consult", G, "Partners consult about a penalty or a right.",
-      [F("by", "seats", "who consulted", required=True)],
+      [F("by", "seats", "who consulted", required=True),
+       F("about", "text", "what they consulted about: which penalty to exact (when omitted), or only "
+         "who of them is to make the election (English 84: they should agree on it)",
+         choices=("which-penalty", "who-elects"))],
       "- consult: {by: N-S}", ["19", "39"])
 event("claim-revoke", G, "A player claims that an adversary revoked.",
       [BY, F("against", "seat", "the player said to have revoked"),

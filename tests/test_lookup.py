@@ -130,6 +130,11 @@ def test_cases_found_from_the_checkout_and_not_available_when_installed(tmp_path
     assert cited and all("30" in c["citations"] for c in cited)
     assert any(c["file"].endswith("01-30-the-two-tricks-transferred-for-a-revoke-win-the-adversaries-the-game.yaml")
                for c in cited)
+    # a case resting on a law its rulings do not cite (a finding's law) names it in its file name
+    assert laws._named_laws("86-84-the-adversaries-who-consult.yaml") == ["86", "84"]
+    assert laws._named_laws("I-48-dummys-deal.yaml") == ["I", "48"]
+    assert laws._named_laws("05-72-the-score.yaml") == ["5", "72"]
+    assert any("74-the-question-asked-after" in c["file"] for c in laws.exercised_by("english-1864", "74"))
     # a clause: the cases citing that clause (or the whole law)
     assert all(set(c["citations"]) & {"20", "20.I"} for c in laws.exercised_by(CODE, "20.I"))
     r = run("law", CODE, "30", env={"ADJUDICATOR_CASES": str(tmp_path / "nowhere")})
