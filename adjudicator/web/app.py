@@ -169,6 +169,58 @@ async def ask_step(request: Request):
                 as_json=json.dumps(result, indent=2, ensure_ascii=False))
 
 
+async def build_page(request: Request):
+    from . import builder
+    common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
+              "seat_words": list(SEAT_WORD.items()), "groups": builder.event_groups()}
+    if request.method == "GET":
+        return page("build.html", incident="", **common)
+    from starlette.exceptions import HTTPException
+    try:
+        form = await request.form(max_files=0, max_fields=60, max_part_size=MAX_BYTES + FORM_ENVELOPE)
+    except HTTPException as e:
+        return page("build.html", 400, incident="", error={"message": f"the form could not be read: {e.detail}"}, **common)
+    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    text, step = fields.get("incident", ""), fields.get("step", "")
+    if step not in ("table", "choose", "add", "undo"):
+        return page("build.html", 400, incident="", error={"message": "no such step", "hint": "start again"}, **common)
+    event = fields.get("event", "")
+    try:
+        if step == "choose":
+            specs = await run_in_threadpool(service.build_fields, event)
+            out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
+            return page("build.html", incident=out, story=story, fields=specs, event=event,
+                        event_doc=_event_doc(event), players=_players(out), **common)
+        out, story = await run_in_threadpool(service.build_step, text, step, fields)
+    except Refusal as r:
+        if step == "table" or not text:
+            return page("build.html", r.http_status, incident="", error=r.detail, **common)
+        try:        # the event refused: its form again, the incident as it was
+            specs = await run_in_threadpool(service.build_fields, event) if step == "add" else None
+            out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
+        except Refusal as again:
+            return page("build.html", again.http_status, incident="", error=again.detail, **common)
+        return page("build.html", r.http_status, incident=out, story=story, fields=specs, event=event,
+                    event_doc=_event_doc(event), players=_players(out), error=r.detail, **common)
+    return page("build.html", incident=out, story=story, fields=None, players=_players(out), **common)
+
+
+def _event_doc(name: str) -> str:
+    from .. import schema
+    ev = schema.EVENTS.get(name)
+    return ev.doc if ev else ""
+
+
+def _players(text: str) -> dict:
+    import yaml
+    try:
+        data = yaml.safe_load(text)
+        players = data.get("players") if isinstance(data, dict) else None
+        return {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {}
+    except yaml.YAMLError:
+        return {}
+
+
 async def law_lookup(request: Request):
     code = request.query_params.get("code", "").strip()
     number = request.query_params.get("number", "").strip()
@@ -427,6 +479,7 @@ def create_app() -> Starlette:
         Route("/", home),
         Route("/rule", rule, methods=["POST"]),
         Route("/ask", ask_page, methods=["GET"]),
+        Route("/build", build_page, methods=["GET", "POST"]),
         Route("/ask", ask_step, methods=["POST"]),
         Route("/law", law_lookup),
         Route("/law/{code}/{number:path}", law_page),

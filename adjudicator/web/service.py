@@ -368,3 +368,34 @@ def too_large() -> Refusal:
     except AdjudicatorError as e:
         return _refuse(e)
     raise AssertionError("an input over the limit was read")  # pragma: no cover
+
+
+# --- the incident builder -------------------------------------------------------------------------
+
+def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
+    """One step of the builder (web/builder.py) on the incident carried by the page: its YAML
+    after the step, and what happened so far told in words (None before the first event). The
+    command's reader checks every step: a mistake is refused with its line and fix."""
+    from .. import incident, narrator
+    from . import builder
+
+    def go():
+        if step == "table":
+            data = builder.table(form)
+        else:
+            data = builder.load(text)
+            if step == "add":
+                data = builder.add_event(data, form.get("event", ""), form)
+            elif step == "undo":
+                data = builder.remove_last(data)
+        out = builder.dump(data)
+        if not data.get("events"):
+            return out, None
+        inc = incident.load(STDIN, out.encode("utf-8"))
+        return out, narrator.tell(inc)
+    return _guarded(go)
+
+
+def build_fields(name: str) -> list[dict]:
+    from . import builder
+    return _guarded(builder.fields_of, name)

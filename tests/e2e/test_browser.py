@@ -106,7 +106,7 @@ def test_an_interview_answered_i_dont_know(page, shots):
     assert "The ruling depends on facts not known" in body
     assert "If Brown (E) held a spade" in body
     # the ruling is the command line's on the incident the interview built
-    built = page.inner_text("details.built pre")
+    built = page.text_content("details.built pre")
     expected = cli_json("adjudicate", "-", stdin=built.encode())
     assert [u["question"] for u in expected["unknowns"] if u["relevant"]][0] in body
     screenshots(page, shots, "5-interview-ruling")
@@ -126,22 +126,34 @@ def test_a_law_search(page, shots):
     page.wait_for_selector("article.law")
 
 
+def _letters_right_and_wrong(key: dict) -> tuple[str, str]:
+    """The letter of the option the key makes right, and of one it makes wrong, as the terminal's
+    quiz grades them (the same grader, on the question the command drew)."""
+    from adjudicator import quiz
+    q = quiz.Question(**key)
+    graded = {letter: quiz.grade(q, letter).right for letter in "abcdefgh"[:len(key["options"])]}
+    right = [k for k, v in graded.items() if v]
+    wrong = [k for k, v in graded.items() if not v]
+    assert len(right) == 1 and wrong, graded
+    return right[0], wrong[0]
+
+
 def test_a_quiz_question(page, shots, server):
     key = cli_json("quiz", "-n", "1", "--seed", "3")["questions"][0]
+    assert key["options"], "seed 3 draws a multiple-choice question"
+    right, wrong = _letters_right_and_wrong(key)
     page.goto(page.base + "/quiz?seed=3")
     assert page.inner_text("form.question legend") == key["prompt"]
+    assert page.inner_text("section.story p") == key["story"]
     screenshots(page, shots, "7-quiz")
-    letters = "abcdefgh"
-    right = next(i for i, o in enumerate(key["options"]) if sorted(o.split(", ")) == sorted(key["answer"]))
-    page.check(f"input[name=answer][value={letters[right]}]")
+    page.check(f"input[name=answer][value={right}]")
     page.click("button:has-text('Answer')")
     page.wait_for_selector("p.verdict")
     assert page.inner_text("p.verdict") == "Right."
     assert "1 of 1 answers right" in page.inner_text("p.progress")
     screenshots(page, shots, "8-quiz-answer")
     page.goto(page.base + "/quiz?seed=3")
-    wrong = next(i for i in range(len(key["options"])) if i != right)
-    page.check(f"input[name=answer][value={letters[wrong]}]")
+    page.check(f"input[name=answer][value={wrong}]")
     page.click("button:has-text('Answer')")
     assert page.inner_text("p.verdict") == f"Wrong. The answer: {key['answer_text']}."
     assert "1 of 2 answers right" in page.inner_text("p.progress")
@@ -150,3 +162,33 @@ def test_a_quiz_question(page, shots, server):
     exe = os.path.join(os.path.dirname(sys.executable), "adjudicator")
     stats = json.loads(subprocess.run([exe, "quiz", "stats", "--json"], env=env, capture_output=True).stdout)
     assert (stats["answers"], stats["right"]) == (2, 1)
+
+
+def test_an_incident_described_step_by_step_without_yaml(page, shots):
+    """The README's incident, built with the page's forms: the ruling is the command's on it."""
+    page.goto(page.base + "/")
+    page.click("a:has-text('Describe it step by step')")
+    page.select_option("select#game", "whist")
+    for seat, name in {"N": "Ames", "E": "Brown", "S": "Clark", "W": "Dodd"}.items():
+        page.fill(f"input#player_{seat}", name)
+    page.select_option("select#dealer", "S")
+    page.select_option("select#trump", "hearts")
+    page.fill("input#trick", "3")
+    page.select_option("select#leader", "N")
+    page.click("button:has-text('Next: what happened')")
+    for event, by, card in (("lead", "W", "KS"), ("play", "N", "2S")):
+        page.select_option("select#event", event)
+        page.click("button:has-text('Next: its details')")
+        page.select_option("select#f_by", by)
+        page.fill("input#f_card", card)
+        if event == "lead":
+            screenshots(page, shots, "9-describe")
+        page.click("button:has-text('Add it')")
+        page.wait_for_selector("section.story")
+    assert "Dodd leads the king of spades. Ames plays the two of spades." in page.inner_text("section.story")
+    built = page.text_content("details.yaml pre")
+    page.click("button:has-text('Rule on it')")
+    page.wait_for_selector("ol.rulings")
+    expected = cli_json("adjudicate", "-", stdin=built.encode())
+    shown = page.eval_on_selector_all("section.ruling-all > ol.rulings > li.ruling", "els => els.map(e => e.dataset.remedy)")
+    assert shown == [r["remedy"] for r in expected["rulings"]] == ["call-suit", "call-suit", "take-back-cards"]
