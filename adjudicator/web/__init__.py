@@ -9,7 +9,14 @@ def create_app():
 
 def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
     """Serve the page with uvicorn until interrupted; say where first."""
+    import socket
+
     import uvicorn
+    # the address is tried first, so a port in use or an unknown host is said plainly (OSError)
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(infos[0][4])
     config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
                             limit_concurrency=64, timeout_keep_alive=5, server_header=False)
     server = uvicorn.Server(config)

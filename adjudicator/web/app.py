@@ -329,6 +329,9 @@ async def quiz_answer(request: Request):
                     code_title=_title(q.code), letters="abcdefgh",
                     message=f"I could not read \u201c{said.strip()}\u201d as an answer. "
                             f"Answer with {q.hint or 'a letter'}.")
+    letter = said.strip().lower()
+    if q.options and len(letter) == 1 and letter in "abcdefgh"[:len(q.options)]:
+        said = f"{letter}) {q.options['abcdefgh'.index(letter)]}"
     return page("quiz_answer.html", title="Quiz: the answer", q=q, said=said, g=graded, code=code, topic=topic,
                 code_title=_title(q.code))
 
