@@ -730,9 +730,13 @@ def serve(ctx, host, port):
         try:
             web.serve(host, port, echo=click.echo)
         except OSError as e:
+            import socket
             from .errors import InputError
+            hint = ("give --host an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
+                    "(every address)") if isinstance(e, socket.gaierror) or e.errno == 99 else \
+                "choose another --port, or stop what is using this one"
             raise InputError(f"cannot listen on {host}:{port}: {(e.strerror or str(e)).lower()}", "adjudicator serve",
-                             hint="choose another --port, or stop what is using this one")
+                             hint=hint)
         return 0
     _run(ctx.obj["debug"], go)
 

@@ -25,5 +25,6 @@ def test_an_unknown_host_and_a_bad_port_are_refused():
     r = subprocess.run([EXE, "serve", "--host", "no-such-host.invalid", "--port", "8123"], capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 2 and "cannot listen on no-such-host.invalid:8123" in r.stderr
+    assert "hint: give --host an address of this machine" in r.stderr
     r = subprocess.run([EXE, "serve", "--port", "70000"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "70000" in r.stderr
