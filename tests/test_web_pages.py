@@ -202,3 +202,11 @@ def test_the_builder_refuses_what_it_never_offered(client, data):
     r = client.post("/build", data=data)
     assert r.status_code == 400, r.text
     assert 'class="error"' in r.text
+
+
+def test_a_law_dummy_s_ruling_cites_from_the_whist_code_is_found_there(client):
+    r = client.get("/law/dummy/62", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/law/english-1864/62"
+    assert client.get("/law/dummy/III").status_code == 200
+    assert client.get("/law/dummy/999").status_code == 400
+    assert client.get("/api/law/dummy/62").status_code == 400       # the API answers as the command does

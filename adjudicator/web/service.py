@@ -203,12 +203,11 @@ def codes() -> list[dict]:
 def law_words(code: str, ident: str) -> str:
     """The words of a law (its clause, its exception), as the quiz shows them after an answer."""
     from .. import quiz
-
-    def go():
-        return quiz.law_text(code, ident)
+    # read while a page is drawn, so without the engine's lock: the law books are files read once
+    # (functools.cache) and never changed, and reading them runs no rule
     try:
-        return _guarded(go)
-    except Refusal:
+        return quiz.law_text(code, ident)
+    except AdjudicatorError:
         return ""
 
 
@@ -399,3 +398,24 @@ def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
 def build_fields(name: str) -> list[dict]:
     from . import builder
     return _guarded(builder.fields_of, name)
+
+
+def base_code(code_or_game: str, number: str) -> str | None:
+    """The code a code makes exceptions to (Dummy's: the English whist code), when it has this
+    law and the code itself has not: a ruling under Dummy cites both codes' laws."""
+    from .. import laws, registry
+
+    def go():
+        code = registry.resolve_code(code_or_game, "adjudicator law")
+        base = laws.book(code).get("base_code")
+        if not base:
+            return None
+        try:
+            laws.find(base, number)
+        except AdjudicatorError:
+            return None
+        return base
+    try:
+        return _guarded(go)
+    except Refusal:
+        return None

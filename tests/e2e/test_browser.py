@@ -72,6 +72,12 @@ def test_a_ruling_from_a_pasted_incident(page, shots):
     assert "A suit may be called" in page.inner_text("li.ruling >> nth=0 >> details") or \
         "suit" in page.inner_text("li.ruling >> nth=0 >> details")
     screenshots(page, shots, "2-ruling")
+    # on paper: the ruling without the menus and the forms
+    page.emulate_media(media="print")
+    assert page.is_hidden("header.top") and page.is_hidden("form.again")
+    assert page.is_visible("ol.rulings")
+    page.screenshot(path=os.path.join(shots, "2-ruling-print.png"), full_page=True)
+    page.emulate_media(media="screen")
     page.click("li.ruling >> nth=0 >> p.ruling-text a:has-text('24')")
     page.wait_for_selector("article.law")
     assert re.search(r"/law/american-1893/24$", page.url)
