@@ -24,6 +24,12 @@ from .errors import InputError
 DONT_KNOW = ("?", "0", "d", "dk", "don't know", "dont know", "i don't know", "i dont know", "unknown", "")
 
 
+# Yes-or-no fields that say how the account is to be read, not a fact it leaves unsaid: a lead
+# `again` is a second card led to the trick in progress (who may lead again is for the account to
+# say), never a question to put to the players.
+_NOT_ASKED = {("lead", "again")}
+
+
 def candidates(inc: incident.Incident) -> list[dict]:
     """Unknown facts to consider when the incident names none: a renounce whose holding is not
     given, and yes-or-no fields an event leaves unsaid. The rules then say which matter."""
@@ -33,7 +39,7 @@ def candidates(inc: incident.Incident) -> list[dict]:
         if ev.name == "renounce" and "holding" not in ev.fields and "void" not in ev.fields:
             out.append({"event": ev.index, "field": "holding"})
         for f in spec.fields:
-            if f.type == "bool" and f.name not in ev.fields:
+            if f.type == "bool" and f.name not in ev.fields and (ev.name, f.name) not in _NOT_ASKED:
                 out.append({"event": ev.index, "field": f.name})
     return out[: unknowns.MAX_UNKNOWNS]
 

@@ -542,13 +542,15 @@ def events(ctx, name, markdown, as_json):
             else:
                 data = {"event": ev.name, "group": ev.group, "doc": ev.doc, "example": ev.example,
                         "laws": list(ev.laws),
+                        "laws_by_code": {c: list(ls) for c, ls in ev.laws_by_code.items()},
                         "fields": [{"name": f.name, "type": f.type, "doc": f.doc, "required": f.required,
                                     **({"choices": list(f.choices)} if f.choices else {})} for f in ev.fields]}
                 text = "\n".join([f"{ev.name} ({ev.group})", f"  {ev.doc}", "", "Fields (* required):"]
                                  + [f"  {f.name + ('*' if f.required else ''):<16} {f.doc}"
                                     + (f" (one of: {', '.join(f.choices)})" if f.choices else "") for f in ev.fields]
                                  + ["", f"Example:\n  {ev.example}"]
-                                 + ([f"Laws that read it: {', '.join(ev.laws)}"] if ev.laws else []))
+                                 + [f"Laws that read it ({c}): {', '.join(ls)}"
+                                    for c, ls in ev.laws_by_code.items()])
             click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _wrap_lines(text))
             return 0
         if as_json:

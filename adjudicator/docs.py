@@ -27,13 +27,16 @@ def reference() -> str:
         out.append(f"| {name} | {doc} |")
     out += ["", "### Events", "",
             "Each event is a one-key mapping, `- name: {field: value, ...}`; events are in the order they "
-            "happened. Laws listed are those of the American code (1893) that read the event.", ""]
+            "happened. Laws listed are those of each whist code that read the event (Dummy and Double "
+            "Dummy read the English code's).", ""]
     for group in schema.GROUPS:
         out += [f"#### {group}", ""]
         for ev in schema.EVENTS.values():
             if ev.group != group:
                 continue
-            laws = f" (laws: {', '.join(ev.laws)})" if ev.laws else ""
+            names = {"american-1893": "American", "english-1864": "English"}
+            by_code = "; ".join(f"{names.get(c, c)} {', '.join(ls)}" for c, ls in ev.laws_by_code.items())
+            laws = f" (laws: {by_code})" if by_code else ""
             out += [f"##### `{ev.name}`", "", f"{ev.doc}{laws}", ""]
             if ev.fields:
                 out += _field_rows(ev.fields)

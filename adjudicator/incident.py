@@ -118,6 +118,7 @@ class Incident:
         self.expected: Any = None
         self.expected_pos: tuple[int, int] | None = None
         self.players = players or {}            # seat -> name
+        self.code_given = True                  # False: no `code`, the game's default code rules
         self.candidates = candidates or []
         self.hand_lines: dict[str, int] = {}    # seat -> line of its entry under `hands`
         self.key_lines: dict[str, int] = {}     # top-level key -> its line (key_line(K) in the rules)
@@ -773,6 +774,7 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     events = parse_events(ck, top["events"])
     inc = Incident(file=file, game=game, code=code, top=out, events=events,
                    players=players, candidates=candidates)
+    inc.code_given = "code" in top
     inc.hand_lines = hand_lines
     inc.key_lines = {k: top[k].line for k in top}
     if "name" in top:

@@ -34,6 +34,8 @@ def laws_tag(laws) -> str:
 def ruling_text(result: dict, players: dict[str, str]) -> str:
     lines: list[str] = []
     head = f"{result['code_title']} -- {result['file']}"
+    if result.get("code_given") is False:
+        head += f" (no `code` given: {result['game']}'s default code rules it)"
     lines += _wrap(head, "", "  ")
     lines.append("")
     findings = {f["finding"]: f for f in result["findings"]}

@@ -193,5 +193,6 @@ def build(inc: Incident, sol: Solution) -> dict:
         findings.append(e)
 
     info = registry.code_info(inc.code)
-    return {"game": inc.game, "code": inc.code, "code_title": info["title"], "file": inc.file,
+    return {"game": inc.game, "code": inc.code, "code_title": info["title"],
+            "code_given": getattr(inc, "code_given", True), "file": inc.file,
             "rulings": rulings, "findings": findings}

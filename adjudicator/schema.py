@@ -50,13 +50,21 @@ class Field:
 
 
 class Event:
-    """One event of the format, with its fields, an example, and the laws that read it."""
+    """One event of the format, with its fields, an example, and the laws that read it: `laws`, the
+    American code's (1893), and `laws_by_code`, each whist code's (Dummy and Double Dummy read the
+    English code's, with their own exceptions)."""
 
     __slots__ = ("name", "doc", "fields", "example", "group", "laws")
 
     def __init__(self, name, doc, fields, example, group, laws=()):
         self.name, self.doc, self.fields, self.example = name, doc, fields, example
         self.group, self.laws = group, laws
+
+    @property
+    def laws_by_code(self) -> dict[str, tuple]:
+        return {code: laws for code, laws in (("american-1893", self.laws),
+                                               ("english-1864", ENGLISH_LAWS.get(self.name, ())))
+                if laws}
 
     def field(self, name: str) -> Field | None:
         for f in self.fields:
@@ -229,7 +237,10 @@ event("other-pack-card", G, "A card belonging to the other pack is found in the 
 G = "The play"
 event("lead", G, "A player leads a card (the first card of a trick).",
       [BY, CARD_OPT, HOLDING, VOID,
-       F("winning", "bool", "the card was better than any the adversaries held of the suit")],
+       F("winning", "bool", "the card was better than any the adversaries held of the suit"),
+       F("again", "bool", "he leads again to the trick in progress, to which he has already played without "
+         "leading it (English 57: \"play to an imperfect trick the best card on the table ... and then "
+         "lead again\"); without it, a lead by another than the trick's leader begins the trick again")],
       "- lead: {by: W, card: KS}", ["22", "24"])
 event("play", G, "A player plays a card to the trick in progress.",
       [BY, CARD_OPT, HOLDING, VOID],
@@ -267,7 +278,7 @@ event("ask-partner", G, "A player asks his partner whether he has none of the su
              "renouncer: English 74 gives the question's effect to the partner's only)"),
        F("answer", "text", "the renouncer's answer: `none` (he says he has none of the suit) or `has`",
              choices=("none", "has"))],
-      "- ask-partner: {by: S, answer: none}", ["74"])
+      "- ask-partner: {by: S, answer: none}")
 event("call-attention", G, "Before his partner has played, a player calls attention to the trick or the score.",
       [BY, F("to", "text", "to what", choices=("trick", "score")),
        F("how", "text", "how: saying the trick is his, naming his card, or drawing his card toward him",
@@ -290,7 +301,9 @@ event("omit-play", G, "A player omitted to play to a trick.",
 event("wrong-number", G, "A player is found to have more or fewer cards than he should.",
       [F("player", "seat", "whose hand", required=True),
        F("surplus", "int", "how many cards too many"),
-       F("missing", "int", "how many cards too few")],
+       F("missing", "int", "how many cards too few"),
+       F("cards", "cards", "the missing cards, when known (found in the other pack, or by the "
+         "cards played): English 46 holds him answerable for a revoke as if he had held them")],
       "- wrong-number: {player: W, missing: 1}", ["17.IV", "19"])
 event("mix-into-trick", G,
       "A card of the player's went, unnoticed, into a trick to which it does not belong: played with "
@@ -367,3 +380,27 @@ GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 
 SEATS = ("N", "E", "S", "W")
 SIDES = {"N-S": ("N", "S"), "E-W": ("E", "W")}
+
+
+# The English club code's laws (1864) that read each event, beside the American numbers given with
+# each event above (the two codes number their laws differently).
+ENGLISH_LAWS: dict[str, tuple] = {
+    "arrive": ("16", "20", "22", "24"), "break-up-table": ("25",), "appoint-substitute": ("23",),
+    "declare-intention": ("21",), "cut-for-table": ("13", "14", "15", "16", "17", "18", "19"),
+    "shuffle": ("26", "27", "28", "29", "30", "32", "36"), "cut": ("34", "35"), "permit": ("49",),
+    "deal": ("33", "48", "51"), "deal-incorrectly": ("44.I", "44.VI"), "deal-another-card": ("44.VI",),
+    "correct-deal": ("44.VI",), "count-cards": ("44.V",), "look-at-trump": ("41",),
+    "turn-trump": ("44.II", "44.III", "48", "52"), "faced-in-pack": ("37",), "pack-imperfect": ("37", "47"),
+    "touch": ("39", "45"), "interrupt": ("50",), "look": ("38", "44.VII"), "stop-deal": ("48",),
+    "take-up-trump": ("52", "53", "54"), "trump-on-table": ("52",), "show-trump-card": ("54",),
+    "forget-trump": ("55",), "other-pack-card": ("42",),
+    "lead": ("57", "62", "63"), "play": ("63", "67", "68"), "renounce": ("71", "73"),
+    "correct-renounce": ("73", "76"), "take-back": ("63", "76"), "turn-and-quit": ("73", "85", "91"),
+    "name-card": ("53", "60"), "expose": ("56", "58", "60"), "ask-trump-suit": ("53",),
+    "ask-partner": ("74",), "call-attention": ("86",), "look-at-trick": ("91",), "throw-down": ("58", "59"),
+    "gather": ("85",), "omit-play": ("69",), "wrong-number": ("44.IV", "46", "69"), "mix-into-trick": ("70",),
+    "damaged-card": ("90",), "bystander-remark": ("88",), "end-of-hand": ("2", "5", "72", "79"),
+    "demand": ("84",), "decline": ("84",), "consult": ("84",), "claim-revoke": ("75", "78"),
+    "mix-cards": ("77",), "examine": ("75", "77"), "correct-score": ("11", "12"),
+    "call-honours": ("3", "6", "7"), "agree-score": ("11", "12"), "cut-for-next-deal": ("6", "78"),
+}

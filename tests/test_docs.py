@@ -34,3 +34,13 @@ def test_examples_are_valid_events():
               f"candidates: [Ames, Brown, Clark, Dodd, Ellis]\nevents:\n  {ev.example}\n"
         inc = incident.parse(src, f"example of {ev.name}")
         assert inc.events[0].name == ev.name
+
+
+def test_every_law_an_event_reference_names_exists_in_its_code():
+    """The event reference's laws, per code, are laws (or clauses) of that code, and name events."""
+    from adjudicator import laws, schema
+    assert set(schema.ENGLISH_LAWS) <= set(schema.EVENTS)
+    for ev in schema.EVENTS.values():
+        for code, idents in ev.laws_by_code.items():
+            for ident in idents:
+                laws.lookup(code, ident)        # raises for a law or clause the code has not
