@@ -21,5 +21,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
                             limit_concurrency=64, timeout_keep_alive=5, server_header=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    echo(f"Serving the referee's page at http://{shown}:{port}/  (Ctrl-C stops it)")
+    where = "  (every address of this machine)" if host in ("0.0.0.0", "::") else ""
+    echo(f"Serving the referee's page at http://{shown}:{port}/{where}  (Ctrl-C stops it)")
     server.run()

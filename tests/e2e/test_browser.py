@@ -198,3 +198,18 @@ def test_an_incident_described_step_by_step_without_yaml(page, shots):
     expected = cli_json("adjudicate", "-", stdin=built.encode())
     shown = page.eval_on_selector_all("section.ruling-all > ol.rulings > li.ruling", "els => els.map(e => e.dataset.remedy)")
     assert shown == [r["remedy"] for r in expected["rulings"]] == ["call-suit", "call-suit", "take-back-cards"]
+
+
+def test_two_codes_side_by_side(page, shots):
+    text = open(CASE, encoding="utf-8").read()
+    expected = cli_json("compare", "-", "--codes", "american-1893,english-1864", stdin=text.encode())
+    page.goto(page.base + "/compare")
+    page.fill("textarea#incident", text)
+    page.select_option("select#code_a", "american-1893")
+    page.select_option("select#code_b", "english-1864")
+    page.click("button:has-text('Compare')")
+    page.wait_for_selector("table.compare")
+    rows = page.eval_on_selector_all("table.compare tbody tr", "els => els.map(e => e.className)")
+    assert rows == ["differs" if r["differs"] else "same" for r in expected["comparison"]]
+    assert f"{expected['differences']} of {len(expected['comparison'])} remedies differ" in page.inner_text("main")
+    screenshots(page, shots, "10-compare")
