@@ -210,3 +210,25 @@ def test_a_law_dummy_s_ruling_cites_from_the_whist_code_is_found_there(client):
     assert client.get("/law/dummy/III").status_code == 200
     assert client.get("/law/dummy/999").status_code == 400
     assert client.get("/api/law/dummy/62").status_code == 400       # the API answers as the command does
+
+
+def test_the_incident_is_given_back_as_a_file_to_keep(client):
+    r = client.post("/download", files={"incident": (None, examples.get("lead-out-of-turn"))})
+    assert r.status_code == 200
+    assert r.headers["content-disposition"] == 'attachment; filename="incident.yaml"'
+    assert r.text == examples.get("lead-out-of-turn")
+
+
+def test_review_asks_a_question_missed(client, tmp_path, monkeypatch):
+    monkeypatch.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path))
+    assert "Nothing to review" in client.get("/quiz", params={"review": "1"}).text
+    rc, out = cli("quiz", "-n", "1", "--seed", "5", "--json")
+    q = json.loads(out)["questions"][0]
+    from adjudicator import quiz
+    question = quiz.Question(**q)
+    wrong = next(a for a in ["a", "b", "c", "d", "nobody", "N, E, S, W", "1"]
+                 if quiz.grade(question, a).understood and not quiz.grade(question, a).right)
+    r = client.post("/quiz", data={"qid": q["qid"], "answer": wrong})
+    assert "Wrong." in r.text
+    r = client.get("/quiz", params={"review": "1"})
+    assert f'name="qid" value="{html.escape(q["qid"])}"' in r.text

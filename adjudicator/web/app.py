@@ -303,13 +303,21 @@ async def quiz_page(request: Request):
     code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
     seed_text = p.get("seed", "").strip()
     seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 10 else random.SystemRandom().randrange(1, 10**6)
+    review = p.get("review") == "1"
     try:
-        q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
+        if review:
+            q = await run_in_threadpool(service.quiz_review)
+            if q is None:
+                stats, where, notices = await run_in_threadpool(service.quiz_stats)
+                return page("quiz.html", title="Quiz", q=None, code=code, topic=topic, stats=stats,
+                            message="Nothing to review: no question missed and none due. Draw a new one.")
+        else:
+            q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
         stats, where, notices = await run_in_threadpool(service.quiz_stats)
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
-    return page("quiz.html", title="Quiz", q=q, seed=seed, code=code, topic=topic, stats=stats,
-                code_title=_title(q.code), letters="abcdefgh")
+    return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
+                stats=stats, code_title=_title(q.code), letters="abcdefgh", review=review)
 
 
 async def quiz_answer(request: Request):
@@ -360,6 +368,15 @@ async def _api(fn, *args) -> Response:
         return _json(await run_in_threadpool(fn, *args))
     except Refusal as r:
         return _json(r.payload, r.http_status)
+
+
+async def download(request: Request):
+    """The incident on the page, back as a file to keep (nothing is stored on the server)."""
+    (data, fields), refused = await _read_form(request, "/rule")
+    if refused:
+        return refused
+    return Response(data, media_type="application/yaml",
+                    headers={"content-disposition": 'attachment; filename="incident.yaml"'})
 
 
 async def api_adjudicate(request: Request):
@@ -496,6 +513,7 @@ def create_app() -> Starlette:
         Route("/quiz", quiz_page, methods=["GET"]),
         Route("/quiz", quiz_answer, methods=["POST"]),
         Route("/quiz/stats", quiz_stats_page),
+        Route("/download", download, methods=["POST"]),
         Route("/api/adjudicate", api_adjudicate, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
         Route("/api/law/{code}/{number:path}", api_law),

@@ -305,6 +305,22 @@ def quiz_draw(seed: int, code: str | None = None, topic: str | None = None):
     return _guarded(go)
 
 
+def quiz_review():
+    """The first question to review (missed, then due), as `adjudicator quiz --review` asks them;
+    None when there is nothing to review."""
+    from .. import progress, quiz
+
+    def go():
+        store = progress.Store()
+        try:
+            ids = store.review_ids()
+        finally:
+            store.close()
+        found = quiz.review_questions(ids, 1)
+        return found[0] if found else None
+    return _guarded(go)
+
+
 def quiz_question(qid: str):
     """The question with this id, if the bank has it today (its case must be one of the bank's)."""
     from .. import quiz
