@@ -10,6 +10,7 @@
     adjudicator remedies [--json]
     adjudicator quiz [-n N] [--seed S] [--code C] [--topic T] [--law L] [--review] [--reset] [--sheet N] [--json]
     adjudicator quiz stats [--json]
+    adjudicator serve [--host H] [--port P]
 
 Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input.
 clingo and yaml are imported inside the commands, so --help stays fast.
