@@ -26,10 +26,13 @@ UNKNOWN = os.path.join(ROOT, "cases", "whist", "american-1893",
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    os.environ.setdefault("ADJUDICATOR_DATA_DIR", str(tmp_path_factory.mktemp("web-data")))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return TestClient(create_app(), raise_server_exceptions=False)
+    """The app in this process; the quiz's progress in a folder of the module's own."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path_factory.mktemp("web-data")))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            test_client = TestClient(create_app(), raise_server_exceptions=False)
+        yield test_client
 
 
 def cli(*args, stdin=None):
