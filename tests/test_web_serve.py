@@ -28,3 +28,16 @@ def test_an_unknown_host_and_a_bad_port_are_refused():
     assert "hint: give --host an address of this machine" in r.stderr
     r = subprocess.run([EXE, "serve", "--port", "70000"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "70000" in r.stderr
+
+
+def test_the_browser_tests_fail_saying_how_to_install_chromium_when_it_is_missing(tmp_path):
+    """Never skipped silently: without the browser they fail, and say how to get it."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "ADJUDICATOR_CHROMIUM": str(tmp_path / "no-chromium")}
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                        "tests/e2e/test_browser.py", "-k", "mistake_is_shown"], cwd=root, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1, r.stdout
+    assert "apt-get install -y chromium" in r.stdout
+    assert "ERROR tests/e2e/test_browser.py::test_a_mistake_is_shown_with_its_line_and_fix" in r.stdout
+    assert "skipped" not in r.stdout.lower()
