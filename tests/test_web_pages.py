@@ -235,3 +235,18 @@ def test_review_asks_a_question_missed(client, tmp_path, monkeypatch):
     assert "Wrong." in r.text
     r = client.get("/quiz", params={"review": "1"})
     assert f'name="qid" value="{html.escape(q["qid"])}"' in r.text
+
+
+def test_the_incident_format_is_on_the_page(client):
+    from adjudicator import schema
+    r = client.get("/events")
+    for name in schema.EVENTS:
+        assert f'href="/events/{name}"' in r.text
+    ev = schema.EVENTS["renounce"]
+    r = client.get("/events/renounce")
+    assert r.status_code == 200
+    for f in ev.fields:
+        assert f"<code>{f.name}</code>" in r.text
+    assert html.escape(ev.example, quote=False) in r.text or ev.example in html.unescape(r.text)
+    assert client.get("/events/../../etc/passwd").status_code == 404
+    assert client.get("/events/<b>x</b>").status_code == 404

@@ -221,6 +221,21 @@ def _players(text: str) -> dict:
         return {}
 
 
+async def events_page(request: Request):
+    """The incident format (`adjudicator events [NAME]`), from schema.py's one definition."""
+    from .. import schema
+    from . import builder
+    name = request.path_params.get("name")
+    if name is None:
+        return page("events.html", title="The incident format", event=None, keys=schema.TOP,
+                    groups=builder.event_groups())
+    ev = schema.EVENTS.get(name.strip().lower())
+    if ev is None:
+        return page("refused.html", 404, title="No such event", lines=[], bad_line=None, incident="", action=None,
+                    error={"message": f"no event '{name[:40]}'", "hint": "the events are listed on /events"})
+    return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES)
+
+
 async def law_lookup(request: Request):
     code = request.query_params.get("code", "").strip()
     number = request.query_params.get("number", "").strip()
@@ -504,6 +519,8 @@ def create_app() -> Starlette:
         Route("/ask", ask_page, methods=["GET"]),
         Route("/build", build_page, methods=["GET", "POST"]),
         Route("/ask", ask_step, methods=["POST"]),
+        Route("/events", events_page),
+        Route("/events/{name}", events_page),
         Route("/law", law_lookup),
         Route("/law/{code}/{number:path}", law_page),
         Route("/search", search_page),
