@@ -74,6 +74,9 @@ def test_a_ruling_on_facts_not_known_shows_each_branch(client):
     assert shown_json(r.text) == expected
     page = text_of(r.text)
     assert "The ruling depends on facts not known" in page
+    rc, terminal = cli("adjudicate", "-", stdin=data)
+    turning = next(line for line in terminal.splitlines() if line.endswith("turn on them."))
+    assert turning in " ".join(page.split())          # "Laws 28, 30, 31 turn on them.", as the terminal says
     for entry in expected["conditional"]:
         cond = " and ".join(c["fact"] for c in entry["if"])
         assert f"If {cond}" in page

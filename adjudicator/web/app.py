@@ -58,9 +58,15 @@ def _law_url(code: str, ident: str) -> str:
     return f"/law/{quote(code, safe='')}/{quote(str(ident), safe='')}"
 
 
+def _turning_laws(tree) -> list[str]:
+    """The laws whose rulings differ between the branches (as unknowns.text says them)."""
+    from ..unknowns import _all_laws
+    return _all_laws(tree) if tree else []
+
+
 env.filters["who"] = _who
 env.filters["marked"] = _marked
-env.globals.update(law_url=_law_url, may_not_groups=_may_not_groups, STATUS=STATUS,
+env.globals.update(law_url=_law_url, turning_laws=_turning_laws, may_not_groups=_may_not_groups, STATUS=STATUS,
                    law_words=service.law_words, max_bytes=MAX_BYTES)
 
 
