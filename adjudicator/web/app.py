@@ -71,6 +71,10 @@ env.globals.update(law_url=_law_url, turning_laws=_turning_laws, may_not_groups=
 
 
 def page(name: str, status: int = 200, **context) -> HTMLResponse:
+    if name == "quiz.html":         # its filters: the codes that rule, the topics of the concordance
+        from .. import laws, registry
+        context.setdefault("quiz_codes", [c["code"] for c in registry.all_codes() if registry.encoded(c["code"])])
+        context.setdefault("quiz_topics", laws.topic_list())
     return HTMLResponse(env.get_template(name).render(**context), status_code=status)
 
 

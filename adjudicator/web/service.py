@@ -260,7 +260,8 @@ def interview(data: bytes, answers: list[str]) -> dict:
         if q is not None:
             ui, laws = q
             u = iv.space.unknowns[ui]
-            return {"game": iv.inc.game, "asked": asked, "incident": None,
+            from .. import narrator
+            return {"game": iv.inc.game, "asked": asked, "incident": None, "story": narrator.tell(iv.inc),
                     "question": {"unknown": ui, "text": u.question, "laws": laws, "code": iv.inc.code,
                                  "alternatives": [a.label for a in u.alternatives]}}
         built = ("# Built by the interview of `adjudicator serve`; `adjudicator adjudicate` rules on it again.\n"
