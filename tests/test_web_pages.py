@@ -253,3 +253,11 @@ def test_the_incident_format_is_on_the_page(client):
     assert html.escape(ev.example, quote=False) in r.text or ev.example in html.unescape(r.text)
     assert client.get("/events/../../etc/passwd").status_code == 404
     assert client.get("/events/<b>x</b>").status_code == 404
+
+
+def test_a_quiz_question_does_not_give_its_answer_away(client):
+    rc, out = cli("quiz", "-n", "1", "--seed", "3", "--json")
+    q = json.loads(out)["questions"][0]
+    r = client.get("/quiz", params={"seed": "3"})
+    assert q["prompt"] in html.unescape(r.text)
+    assert q["case"] not in r.text            # the case file is named after the ruling it proves
