@@ -20,9 +20,11 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from adjudicator.web import create_app, examples
+from adjudicator.web.service import quiz_token
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOOD = examples.get("lead-out-of-turn")
+CASE_REL = "whist/american-1893/24-suit-call-only-by-the-adversary-on-the-right.yaml"
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +109,8 @@ def test_an_uploaded_file_s_name_is_never_used(client):
 
 
 @pytest.mark.parametrize("qid", ["../../../../etc/passwd#remedy", "/etc/passwd#remedy", "nonsense",
+                                 quiz_token("whist/american-1893/nonexistent.yaml#remedy"),
+                                 quiz_token(CASE_REL + "#../../../etc/passwd"),
                                  "whist/american-1893/../../../pyproject.toml#remedy", ""])
 def test_a_quiz_question_id_outside_the_bank_is_refused(client, qid):
     r = client.post("/quiz", data={"qid": qid, "answer": "a"})

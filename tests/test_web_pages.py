@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from adjudicator.web import create_app, examples
+from adjudicator.web.service import quiz_token
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASE = os.path.join(ROOT, "cases", "whist", "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
@@ -145,7 +146,7 @@ def test_a_quiz_answer_not_understood_is_asked_again_and_not_recorded(client):
     rc, out = cli("quiz", "-n", "1", "--seed", "3", "--json")
     q = json.loads(out)["questions"][0]
     before = client.get("/quiz/stats").text
-    r = client.post("/quiz", data={"qid": q["qid"], "answer": "zzz"})
+    r = client.post("/quiz", data={"qid": quiz_token(q["qid"]), "answer": "zzz"})
     assert r.status_code == 400
     assert "I could not read" in text_of(r.text) and q["hint"] in text_of(r.text)
     assert client.get("/quiz/stats").text == before
@@ -234,10 +235,10 @@ def test_review_asks_a_question_missed(client, tmp_path, monkeypatch):
     question = quiz.Question(**q)
     wrong = next(a for a in ["a", "b", "c", "d", "nobody", "N, E, S, W", "1"]
                  if quiz.grade(question, a).understood and not quiz.grade(question, a).right)
-    r = client.post("/quiz", data={"qid": q["qid"], "answer": wrong})
+    r = client.post("/quiz", data={"qid": quiz_token(q["qid"]), "answer": wrong})
     assert "Wrong." in r.text
     r = client.get("/quiz", params={"review": "1"})
-    assert f'name="qid" value="{html.escape(q["qid"])}"' in r.text
+    assert f'name="qid" value="{html.escape(quiz_token(q["qid"]))}"' in r.text
 
 
 def test_the_incident_format_is_on_the_page(client):

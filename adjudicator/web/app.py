@@ -66,7 +66,7 @@ def _turning_laws(tree) -> list[str]:
 
 env.filters["who"] = _who
 env.filters["marked"] = _marked
-env.globals.update(law_url=_law_url, turning_laws=_turning_laws, may_not_groups=_may_not_groups, STATUS=STATUS,
+env.globals.update(law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, STATUS=STATUS,
                    law_words=service.law_words, max_bytes=MAX_BYTES)
 
 

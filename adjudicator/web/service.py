@@ -322,13 +322,29 @@ def quiz_review():
     return _guarded(go)
 
 
-def quiz_question(qid: str):
-    """The question with this id, if the bank has it today (its case must be one of the bank's)."""
+def _case_token(case: str) -> str:
+    import hashlib
+    return hashlib.sha256(case.encode("utf-8")).hexdigest()[:16]
+
+
+def quiz_token(qid: str) -> str:
+    """The question's id as the page carries it: its case file hashed (the file is named after the
+    ruling it proves, so its name would give the answer away), then the kind."""
+    case, _, kind = qid.partition("#")
+    return f"{_case_token(case)}#{kind}"
+
+
+def quiz_question(token: str):
+    """The question a page's token names, if the bank has it today: its case is looked for among
+    the bank's case files by the hash, never opened from the request's words."""
     from .. import quiz
 
     def go():
         root, cases = _bank_cached()
-        if qid.split("#")[0] not in cases:
+        digest, _, kind = token.partition("#")
+        found_case = next((c for c in cases if _case_token(c) == digest), None)
+        qid = f"{found_case}#{kind}"
+        if found_case is None:
             raise InputError("no such question in the bank", "the quiz", hint="draw a new question")
         found = quiz.review_questions([qid], 1)
         if not found:
