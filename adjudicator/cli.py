@@ -41,7 +41,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
             click.echo(f"details: {err.details}", err=True)
         if as_json:
             import json
-            click.echo(json.dumps(_error_json(err), indent=2, ensure_ascii=False))
+            click.echo(json.dumps(_error_json(err), ensure_ascii=False, separators=(",", ":")))   # one line
         return err.exit_code
     if isinstance(err, MemoryError):
         click.echo("internal error: the adjudicator ran out of memory.", err=True)
@@ -192,7 +192,7 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
             cond = _conditional_ruling(inc, as_json)     # facts not known
             if cond is not None:
                 text, data = cond
-                click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text, nl=as_json)
+                click.echo(_json_line(data) if as_json else text, nl=as_json)
                 return 0
             sol = engine.solve(inc)
             result = ruling.build(inc, sol)
@@ -201,7 +201,7 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
             if not no_story:
                 result["story"] = _story(inc)
             if as_json:
-                click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+                click.echo(_json_line(result))
                 return 0
             if show_facts:
                 click.echo("Facts the rules saw:")
@@ -212,7 +212,7 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
                 click.echo(_story_text(result["story"]))
             click.echo(render.ruling_text(result, inc.players))
             return 0
-        worst, outputs = 0, []
+        worst = 0
         work = [(path, stdin_text, as_json, show_facts, no_story, ctx.obj["debug"]) for path in files]
         for out, err, code, data in _in_order(_adjudicate_one, work, jobs):
             if err:
@@ -220,12 +220,18 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
             if out:
                 click.echo(out, nl=False)
             if data is not None:
-                outputs.append(data)
+                click.echo(_json_line(data))
             worst = max(worst, code)
-        if as_json:
-            click.echo(json.dumps(outputs, indent=2, ensure_ascii=False))
         return worst
     _run(ctx.obj["debug"], go, as_json)
+
+
+def _json_line(data) -> str:
+    """`adjudicate --json` prints one JSON object per incident, each on one line (JSON Lines), in the
+    order of the files: the same shape for one file or many (a single file's output is one JSON
+    document; `jq` reads both)."""
+    import json
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _story(inc) -> str:
