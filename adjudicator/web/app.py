@@ -382,15 +382,19 @@ async def quiz_stats_page(request: Request):
 
 # --- the API: exactly the command's --json -------------------------------------------------------
 
-def _json(data, status: int = 200) -> Response:
-    # as the command prints it: indent 2, UTF-8 as is
-    return Response(json.dumps(data, indent=2, ensure_ascii=False) + "\n", status_code=status,
-                    media_type="application/json")
+def _json(data, status: int = 200, one_line: bool = False) -> Response:
+    """As the command prints it: `adjudicate --json` and every refusal one line (cli._json_line,
+    cli._fail), the lookups indented by two; UTF-8 as is."""
+    if one_line or status >= 400:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    else:
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    return Response(text + "\n", status_code=status, media_type="application/json")
 
 
-async def _api(fn, *args) -> Response:
+async def _api(fn, *args, one_line: bool = False) -> Response:
     try:
-        return _json(await run_in_threadpool(fn, *args))
+        return _json(await run_in_threadpool(fn, *args), one_line=one_line)
     except Refusal as r:
         return _json(r.payload, r.http_status)
 
@@ -405,7 +409,7 @@ async def download(request: Request):
 
 
 async def api_adjudicate(request: Request):
-    return await _api(service.adjudicate, await request.body())
+    return await _api(service.adjudicate, await request.body(), one_line=True)
 
 
 async def api_compare(request: Request):
