@@ -40,14 +40,20 @@ def client(tmp_path_factory):
         yield test_client
 
 
+LAST: dict = {}
+
+
 def cli(*args, stdin: bytes | None = None):
+    """The command's exit code and its --json parsed; its standard output byte for byte is kept
+    for `printed()`."""
     r = CliRunner().invoke(main, [*args, "--json"], input=stdin)
+    LAST["stdout"] = r.stdout_bytes
     return r.exit_code, json.loads(r.stdout)
 
 
-def cli_bytes(*args, stdin: bytes | None = None) -> bytes:
-    """What the command prints on standard output with --json, byte for byte."""
-    return CliRunner().invoke(main, [*args, "--json"], input=stdin).stdout_bytes
+def printed() -> bytes:
+    """What the last command run printed on standard output, byte for byte."""
+    return LAST["stdout"]
 
 
 def rel(path: str) -> str:
@@ -68,7 +74,7 @@ def test_adjudicate_is_the_commands_json(client, path):
     r = client.post("/api/adjudicate", content=data, headers={"content-type": "application/yaml"})
     assert r.headers["content-type"].startswith("application/json")
     assert r.json() == expected
-    assert r.content == cli_bytes("adjudicate", "-", stdin=data)        # the very bytes: one JSON line
+    assert r.content == printed()        # the very bytes: one JSON line
     assert (r.status_code == 200) == (code == 0)
     if code == 2:
         assert r.status_code == 400
@@ -82,7 +88,7 @@ def test_a_bad_incident_is_refused_as_the_command_refuses_it(client, path):
     assert code == 2
     assert r.status_code in (400, 413), r.text
     assert r.json() == expected
-    assert r.content == cli_bytes("adjudicate", "-", stdin=data)
+    assert r.content == printed()
     assert r.json()["error"]["exit_code"] == 2
 
 
@@ -92,7 +98,7 @@ def test_compare_is_the_commands_json(client, path):
     code, expected = cli("compare", "-", stdin=data)
     r = client.post("/api/compare", content=data)
     assert r.json() == expected
-    assert r.content == cli_bytes("compare", "-", stdin=data)
+    assert r.content == printed()
     assert (r.status_code == 200) == (code == 0)
 
 
@@ -117,7 +123,7 @@ def test_law_is_the_commands_json(client, code, number):
     rc, expected = cli("law", code, number)
     r = client.get(f"/api/law/{code}/{number}")
     assert r.json() == expected
-    assert r.content == cli_bytes("law", code, number)
+    assert r.content == printed()
     assert (r.status_code == 200) == (rc == 0)
     if rc == 2:
         assert r.status_code == 400
@@ -134,7 +140,7 @@ def test_search_is_the_commands_json(client, words, code):
     rc, expected = cli(*args)
     r = client.get("/api/search", params={"q": words, **({"code": code} if code else {})})
     assert r.json() == expected
-    assert r.content == cli_bytes(*args)
+    assert r.content == printed()
     assert (r.status_code == 200) == (rc == 0)
 
 
