@@ -75,3 +75,9 @@ class CaseItem(pytest.Item):
 
     def reportinfo(self):
         return self.path, 0, f"case {self.path.name}"
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Where the web page's browser tests kept their screenshots (tests/e2e/conftest.py)."""
+    from tests.e2e.conftest import screenshot_summary
+    screenshot_summary(terminalreporter, config)

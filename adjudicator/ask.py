@@ -60,8 +60,8 @@ def _laws(space: unknowns.Space, per) -> list[str]:
 class Interview:
     """The state of one interview: the grounded incident, the answers, what was asked."""
 
-    def __init__(self, path: str):
-        text, name = incident.read_source(path)
+    def __init__(self, path: str, given: bytes | None = None):
+        text, name = incident.read_source(path, given)     # given: path '-', these bytes (the web page)
         self.path = name
         self.data = yaml.safe_load(text)
         inc = incident.parse(text, name)

@@ -10,6 +10,7 @@
     adjudicator remedies [--json]
     adjudicator quiz [-n N] [--seed S] [--code C] [--topic T] [--law L] [--review] [--reset] [--sheet N] [--json]
     adjudicator quiz stats [--json]
+    adjudicator serve [--host H] [--port P]
 
 Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input.
 clingo and yaml are imported inside the commands, so --help stays fast.
@@ -721,6 +722,30 @@ def quiz_stats(ctx, as_json):
                 click.echo(f"\n{title}")
                 for k, v in rows.items():
                     click.echo(f"  {k:<36} {v['right']:>4} of {v['answered']:<4} right")
+        return 0
+    _run(ctx.obj["debug"], go)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: every address, to serve a club's room).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.pass_context
+def serve(ctx, host, port):
+    """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and
+    its JSON API under /api/; see docs/web.md."""
+    def go():
+        from . import web
+        try:
+            web.serve(host, port, echo=click.echo)
+        except OSError as e:
+            import socket
+            from .errors import InputError
+            hint = ("give --host an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
+                    "(every address)") if isinstance(e, socket.gaierror) or e.errno == 99 else \
+                "choose another --port, or stop what is using this one"
+            raise InputError(f"cannot listen on {host}:{port}: {(e.strerror or str(e)).lower()}", "adjudicator serve",
+                             hint=hint)
         return 0
     _run(ctx.obj["debug"], go)
 

@@ -1,0 +1,559 @@
+"""The referee's web page: the command line's answers in a browser, and its JSON under /api/.
+
+Plain HTML forms (no script at all): every page works on a phone, prints, and can be driven by
+any browser. Every ruling shown is service.adjudicate's, which is `adjudicator adjudicate --json`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+from jinja2 import Environment, PackageLoader
+from markupsafe import Markup, escape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..incident import MAX_BYTES
+from . import examples, service
+from .service import Refusal
+
+FORM_ENVELOPE = 64 * 1024   # a form's own bytes around the incident (boundaries, other fields)
+SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
+STATUS = {"later": "Not yet: it may be exacted only later.",
+          "applies": "This follows of itself: any player may insist on it."}
+
+env = Environment(loader=PackageLoader("adjudicator.web", "templates"), autoescape=True,
+                  trim_blocks=True, lstrip_blocks=True)
+
+
+def _who(seats, players) -> str:
+    """As render._who says it: 'Ames (N), Clark (S)', 'North', 'no one'."""
+    out = []
+    for s in seats or []:
+        name = (players or {}).get(s)
+        out.append(f"{name} ({s})" if name else SEAT_WORD.get(s, s))
+    return ", ".join(out) if out else "no one"
+
+
+def _marked(snippet: str) -> Markup:
+    """A search snippet, its *matched words* shown marked (the text escaped first)."""
+    parts = str(escape(snippet)).split("*")
+    return Markup("".join(f"<mark>{p}</mark>" if i % 2 else p for i, p in enumerate(parts)))
+
+
+def _may_not_groups(r: dict) -> list[tuple[str, list[str], list[str]]]:
+    groups: dict[tuple, list[str]] = {}
+    for m in r["may_not_exact"]:
+        groups.setdefault((m["reason"], tuple(m["laws"])), []).append(m["seat"])
+    return [(reason, list(laws), seats) for (reason, laws), seats in groups.items()]
+
+
+def _law_url(code: str, ident: str) -> str:
+    from urllib.parse import quote
+    return f"/law/{quote(code, safe='')}/{quote(str(ident), safe='')}"
+
+
+def _turning_laws(tree) -> list[str]:
+    """The laws whose rulings differ between the branches (as unknowns.text says them)."""
+    from ..unknowns import _all_laws
+    return _all_laws(tree) if tree else []
+
+
+env.filters["who"] = _who
+env.filters["marked"] = _marked
+env.globals.update(law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, STATUS=STATUS,
+                   law_words=service.law_words, max_bytes=MAX_BYTES)
+
+
+def page(name: str, status: int = 200, **context) -> HTMLResponse:
+    if name == "quiz.html":         # its filters: the codes that rule, the topics of the concordance
+        from .. import laws, registry
+        context.setdefault("quiz_codes", [c["code"] for c in registry.all_codes() if registry.encoded(c["code"])])
+        context.setdefault("quiz_topics", laws.topic_list())
+    return HTMLResponse(env.get_template(name).render(**context), status_code=status)
+
+
+def refused_page(r: Refusal, incident_text: str = "", action: str = "/rule", title: str = "Not ruled") -> HTMLResponse:
+    """An exit-2 refusal (or a fault) as the page says it: the message, the line, the fix, and the
+    incident again with that line marked, to correct it in place."""
+    d = r.detail
+    lines = incident_text.splitlines()
+    return page("refused.html", r.http_status, title=title, error=d, lines=lines,
+                bad_line=d.get("line"), incident=incident_text, action=action)
+
+
+# --- reading a request --------------------------------------------------------------------------
+
+async def _form_incident(request: Request) -> tuple[bytes, dict]:
+    """The incident from a form: the uploaded file's bytes (its name is never used) or the pasted
+    text; and the form's other fields."""
+    from starlette.exceptions import HTTPException
+    try:
+        form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_BYTES + FORM_ENVELOPE)
+    except HTTPException as e:     # a form that is not one (python-multipart's refusal)
+        raise Refusal(2, {"error": {"message": f"the form could not be read: {e.detail}", "exit_code": 2,
+                                    "hint": "send the incident from the page's own form"}}) from None
+    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    upload = form.get("upload")
+    data = b""
+    if upload is not None and not isinstance(upload, str):
+        data = await upload.read(MAX_BYTES + 1)
+        await upload.close()
+    if not data:
+        data = (fields.get("incident") or "").replace("\r\n", "\n").encode("utf-8", "surrogateescape")
+    await form.close()
+    return data, fields
+
+
+def _text(data: bytes) -> str:
+    return data[:MAX_BYTES].decode("utf-8", "replace")
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+async def home(request: Request):
+    ex = examples.get(request.query_params.get("example", ""))
+    return page("home.html", title="Rule on an incident", incident=ex or "", examples=examples.NAMES)
+
+
+async def _read_form(request: Request, action: str):
+    try:
+        return await _form_incident(request), None
+    except Refusal as r:
+        return (b"", {}), refused_page(r, "", action=action, title="Not read")
+
+
+async def rule(request: Request):
+    (data, fields), refused = await _read_form(request, "/rule")
+    if refused:
+        return refused
+    if not data.strip():
+        return page("home.html", 400, title="Rule on an incident", incident="", examples=examples.NAMES,
+                    message="Paste the incident (or choose its file) first.")
+    try:
+        result = await run_in_threadpool(service.adjudicate, data)
+        text = await run_in_threadpool(service.terminal_text, result, data)
+        inc = await run_in_threadpool(service.incident_of, data)
+    except Refusal as r:
+        return refused_page(r, _text(data))
+    return page("ruling.html", title="Ruling", result=result, players=inc.players, terminal=text,
+                incident=_text(data), as_json=json.dumps(result, indent=2, ensure_ascii=False))
+
+
+async def ask_page(request: Request):
+    ex = examples.get(request.query_params.get("example", ""))
+    return page("ask_start.html", title="Interview", incident=ex or "", examples=examples.NAMES)
+
+
+async def ask_step(request: Request):
+    (data, fields), refused = await _read_form(request, "/ask")
+    if refused:
+        return refused
+    if not data.strip():
+        return page("ask_start.html", 400, title="Interview", incident="", examples=examples.NAMES,
+                    message="Paste the incident, as far as it is known, first.")
+    answers = (fields.get("answers") or "").split()
+    if fields.get("answer"):
+        answers.append(fields["answer"])
+    try:
+        step = await run_in_threadpool(service.interview, data, answers)
+    except Refusal as r:
+        return refused_page(r, _text(data), action="/ask", title="No interview")
+    if step["question"] is not None:
+        return page("ask_question.html", title="Interview", step=step, incident=_text(data),
+                    answers=" ".join(answers), number=len(answers) + 1)
+    built = step["incident"].encode("utf-8")
+    try:
+        result = await run_in_threadpool(service.adjudicate, built)
+        inc = await run_in_threadpool(service.incident_of, built)
+        text = await run_in_threadpool(service.terminal_text, result, built)
+    except Refusal as r:
+        return refused_page(r, step["incident"])
+    return page("ruling.html", title="Ruling", result=result, players=inc.players, terminal=text,
+                incident=step["incident"], asked=step["asked"], built=True,
+                as_json=json.dumps(result, indent=2, ensure_ascii=False))
+
+
+async def build_page(request: Request):
+    from . import builder
+    common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
+              "seat_words": list(SEAT_WORD.items()), "groups": builder.event_groups()}
+    if request.method == "GET":
+        return page("build.html", incident="", **common)
+    from starlette.exceptions import HTTPException
+    try:
+        form = await request.form(max_files=0, max_fields=60, max_part_size=MAX_BYTES + FORM_ENVELOPE)
+    except HTTPException as e:
+        return page("build.html", 400, incident="", error={"message": f"the form could not be read: {e.detail}"}, **common)
+    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    text, step = fields.get("incident", ""), fields.get("step", "")
+    if step not in ("table", "choose", "add", "undo"):
+        return page("build.html", 400, incident="", error={"message": "no such step", "hint": "start again"}, **common)
+    event = fields.get("event", "")
+    try:
+        if step == "choose":
+            specs = await run_in_threadpool(service.build_fields, event)
+            out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
+            return page("build.html", incident=out, story=story, fields=specs, event=event,
+                        event_doc=_event_doc(event), players=_players(out), **common)
+        out, story = await run_in_threadpool(service.build_step, text, step, fields)
+    except Refusal as r:
+        if step == "table" or not text:
+            return page("build.html", r.http_status, incident="", error=r.detail, **common)
+        try:        # the event refused: its form again, the incident as it was
+            specs = await run_in_threadpool(service.build_fields, event) if step == "add" else None
+            out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
+        except Refusal as again:
+            return page("build.html", again.http_status, incident="", error=again.detail, **common)
+        return page("build.html", r.http_status, incident=out, story=story, fields=specs, event=event,
+                    event_doc=_event_doc(event), players=_players(out), error=r.detail, **common)
+    return page("build.html", incident=out, story=story, fields=None, players=_players(out), **common)
+
+
+def _event_doc(name: str) -> str:
+    from .. import schema
+    ev = schema.EVENTS.get(name)
+    return ev.doc if ev else ""
+
+
+def _players(text: str) -> dict:
+    import yaml
+    try:
+        data = yaml.safe_load(text)
+        players = data.get("players") if isinstance(data, dict) else None
+        return {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {}
+    except yaml.YAMLError:
+        return {}
+
+
+async def events_page(request: Request):
+    """The incident format (`adjudicator events [NAME]`), from schema.py's one definition."""
+    from .. import schema
+    from . import builder
+    name = request.path_params.get("name")
+    if name is None:
+        return page("events.html", title="The incident format", event=None, keys=schema.TOP,
+                    groups=builder.event_groups())
+    ev = schema.EVENTS.get(name.strip().lower())
+    if ev is None:
+        return page("refused.html", 404, title="No such event", lines=[], bad_line=None, incident="", action=None,
+                    error={"message": f"no event '{name[:40]}'", "hint": "the events are listed on /events"})
+    return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES)
+
+
+async def law_lookup(request: Request):
+    code = request.query_params.get("code", "").strip()
+    number = request.query_params.get("number", "").strip()
+    if code and number:
+        return RedirectResponse(_law_url(code, number), status_code=303)
+    rows = await run_in_threadpool(service.codes)
+    return page("law_lookup.html", title="Look a law up", codes=rows, code=code, number=number)
+
+
+async def law_page(request: Request):
+    code, number = request.path_params["code"], request.path_params["number"]
+    try:
+        d = await run_in_threadpool(service.law, code, number)
+    except Refusal as r:
+        base = await run_in_threadpool(service.base_code, code, number)
+        if base:        # Dummy's rulings cite the whist code's laws beside its own exceptions
+            return RedirectResponse(_law_url(base, number), status_code=303)
+        rows = await run_in_threadpool(service.codes)
+        return page("law_lookup.html", r.http_status, title="Look a law up", codes=rows, code=code,
+                    number=number, error=r.detail)
+    return page("law.html", title=f"Law {d.get('exception') or d['id']}", law=d,
+                code_title=_title(d["code"]))
+
+
+def _title(code: str) -> str:
+    from .. import registry
+    return registry.code_info(code)["title"]
+
+
+async def search_page(request: Request):
+    q = request.query_params.get("q", "").strip()
+    code = request.query_params.get("code", "").strip()
+    rows = await run_in_threadpool(service.codes)
+    if not q:
+        return page("search.html", title="Search the laws", q="", code=code, codes=rows, result=None)
+    try:
+        result = await run_in_threadpool(service.search, q, code or None, 10)
+    except Refusal as r:
+        return page("search.html", r.http_status, title="Search the laws", q=q, code=code, codes=rows,
+                    result=None, error=r.detail)
+    return page("search.html", title=f"Search: {q}", q=q, code=code, codes=rows, result=result)
+
+
+async def topic_page(request: Request):
+    name = request.path_params.get("name")
+    try:
+        d = await run_in_threadpool(service.topic, name)
+    except Refusal as r:
+        topics = await run_in_threadpool(service.topic, None)
+        return page("topics.html", r.http_status, title="Topics", topics=topics, error=r.detail)
+    if name:
+        return page("topic.html", title=d["title"], topic=d)
+    return page("topics.html", title="Topics", topics=d)
+
+
+async def compare_page(request: Request):
+    rows = await run_in_threadpool(service.codes)
+    if request.method == "GET":
+        ex = examples.get(request.query_params.get("example", ""))
+        return page("compare.html", title="Compare codes", incident=ex or "", codes=rows,
+                    examples=examples.NAMES, result=None)
+    (data, fields), refused = await _read_form(request, "/compare")
+    if refused:
+        return refused
+    wanted = ",".join(c for c in [fields.get("code_a", ""), fields.get("code_b", "")] if c.strip()) or None
+    if not data.strip():
+        return page("compare.html", 400, title="Compare codes", incident="", codes=rows,
+                    examples=examples.NAMES, result=None, message="Paste the incident first.")
+    try:
+        result, players = await run_in_threadpool(service.compare, data, wanted)
+    except Refusal as r:
+        return refused_page(r, _text(data), action="/compare", title="Not compared")
+    return page("compare.html", title="Compare codes", incident=_text(data), codes=rows,
+                examples=examples.NAMES, result=result, players=players,
+                code_a=fields.get("code_a", ""), code_b=fields.get("code_b", ""))
+
+
+async def quiz_page(request: Request):
+    p = request.query_params
+    code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
+    seed_text = p.get("seed", "").strip()
+    seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 10 else random.SystemRandom().randrange(1, 10**6)
+    review = p.get("review") == "1"
+    try:
+        if review:
+            q = await run_in_threadpool(service.quiz_review)
+            if q is None:
+                stats, where, notices = await run_in_threadpool(service.quiz_stats)
+                return page("quiz.html", title="Quiz", q=None, code=code, topic=topic, stats=stats,
+                            message="Nothing to review: no question missed and none due. Draw a new one.")
+        else:
+            q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
+        stats, where, notices = await run_in_threadpool(service.quiz_stats)
+    except Refusal as r:
+        return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
+    return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
+                stats=stats, code_title=_title(q.code), letters="abcdefgh", review=review)
+
+
+async def quiz_answer(request: Request):
+    from starlette.exceptions import HTTPException
+    try:
+        form = await request.form(max_files=0, max_fields=10)
+    except HTTPException as e:
+        return page("quiz.html", 400, title="Quiz", q=None, code="", topic="",
+                    error={"message": f"the form could not be read: {e.detail}", "hint": "answer from the page's own form"})
+    qid = str(form.get("qid") or "")
+    said = str(form.get("answer") or "")
+    code, topic = str(form.get("code") or ""), str(form.get("topic") or "")
+    try:
+        q = await run_in_threadpool(service.quiz_question, qid)
+        graded = await run_in_threadpool(service.quiz_answer, q, said)
+    except Refusal as r:
+        return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
+    if not graded["understood"]:
+        return page("quiz.html", 400, title="Quiz", q=q, seed="", code=code, topic=topic, stats=None,
+                    code_title=_title(q.code), letters="abcdefgh",
+                    message=f"I could not read \u201c{said.strip()}\u201d as an answer. "
+                            f"Answer with {q.hint or 'a letter'}.")
+    letter = said.strip().lower()
+    if q.options and len(letter) == 1 and letter in "abcdefgh"[:len(q.options)]:
+        said = f"{letter}) {q.options['abcdefgh'.index(letter)]}"
+    return page("quiz_answer.html", title="Quiz: the answer", q=q, said=said, g=graded, code=code, topic=topic,
+                code_title=_title(q.code))
+
+
+async def quiz_stats_page(request: Request):
+    try:
+        stats, where, notices = await run_in_threadpool(service.quiz_stats)
+    except Refusal as r:
+        return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code="", topic="")
+    return page("quiz_stats.html", title="Quiz progress", stats=stats, notices=notices)
+
+
+# --- the API: exactly the command's --json -------------------------------------------------------
+
+def _json(data, status: int = 200, one_line: bool = False) -> Response:
+    """As the command prints it: `adjudicate --json` and every refusal one line (cli._json_line,
+    cli._fail), the lookups indented by two; UTF-8 as is."""
+    if one_line or status >= 400:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    else:
+        text = json.dumps(data, indent=2, ensure_ascii=False)
+    return Response(text + "\n", status_code=status, media_type="application/json")
+
+
+async def _api(fn, *args, one_line: bool = False) -> Response:
+    try:
+        return _json(await run_in_threadpool(fn, *args), one_line=one_line)
+    except Refusal as r:
+        return _json(r.payload, r.http_status)
+
+
+async def download(request: Request):
+    """The incident on the page, back as a file to keep (nothing is stored on the server)."""
+    (data, fields), refused = await _read_form(request, "/rule")
+    if refused:
+        return refused
+    return Response(data, media_type="application/yaml",
+                    headers={"content-disposition": 'attachment; filename="incident.yaml"'})
+
+
+async def api_adjudicate(request: Request):
+    return await _api(service.adjudicate, await request.body(), one_line=True)
+
+
+async def api_compare(request: Request):
+    codes = request.query_params.get("codes") or None
+    body = await request.body()
+    try:
+        result, _players = await run_in_threadpool(service.compare, body, codes)
+    except Refusal as r:
+        return _json(r.payload, r.http_status)
+    return _json(result)
+
+
+async def api_law(request: Request):
+    return await _api(service.law, request.path_params["code"], request.path_params["number"])
+
+
+async def api_search(request: Request):
+    p = request.query_params
+    limit_text = p.get("limit", "10")
+    limit = int(limit_text) if limit_text.isdigit() and len(limit_text) < 6 else 0
+    return await _api(service.search, p.get("q", ""), p.get("code") or None, limit)
+
+
+async def api_topic(request: Request):
+    return await _api(service.topic, request.path_params.get("name"))
+
+
+async def api_codes(request: Request):
+    return await _api(service.codes)
+
+
+async def not_found(request: Request, exc):
+    if request.url.path.startswith("/api/"):
+        return _json({"error": {"message": "no such API address", "exit_code": 2,
+                                "hint": "POST /api/adjudicate, POST /api/compare, GET /api/law/CODE/NUMBER, "
+                                        "GET /api/search?q=WORDS, GET /api/topic[/NAME], GET /api/codes"}},
+                     getattr(exc, "status_code", 404))
+    return page("refused.html", getattr(exc, "status_code", 404), title="Not found",
+                error={"message": "There is no such page here.", "hint": "use the links above"},
+                lines=[], bad_line=None, incident="", action=None)
+
+
+async def server_error(request: Request, exc):
+    payload = {"error": {"message": f"internal error ({type(exc).__name__})", "exit_code": 1}}
+    if request.url.path.startswith("/api/"):
+        return _json(payload, 500)
+    return page("refused.html", 500, title="Fault", error={
+        "message": payload["error"]["message"] + ": a fault in the adjudicator, not in your incident.",
+        "hint": "report it with the incident"}, lines=[], bad_line=None, incident="", action=None)
+
+
+# --- safety: body limit and headers ---------------------------------------------------------------
+
+class Guard:
+    """ASGI middleware: a request body over the limit is refused with 413 before the app sees it
+    (the API's limit is the command's standard-input limit, a form's that plus its envelope), and
+    every response says it runs no script and may not be framed."""
+
+    HEADERS = [
+        (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; "
+                                     b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-frame-options", b"DENY"),
+    ]
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": list(message.get("headers", [])) + self.HEADERS}
+            await send(message)
+
+        is_api = scope["path"].startswith("/api/")
+        limit = MAX_BYTES if is_api else MAX_BYTES + FORM_ENVELOPE
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            return await self._too_large(scope, send_with_headers, is_api)
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > limit:
+                return await self._too_large(scope, send_with_headers, is_api)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+        await self.app(scope, replay, send_with_headers)
+
+    @staticmethod
+    async def _too_large(scope, send, is_api):
+        err = service.too_large()
+        if is_api:
+            response = _json(err.payload, 413)
+        else:
+            response = refused_page(err, "", action=None, title="Too large")
+        response.headers["connection"] = "close"
+        await response(scope, None, send)
+
+
+def create_app() -> Starlette:
+    from starlette.exceptions import HTTPException
+    static = os.path.join(os.path.dirname(__file__), "static")
+    routes = [
+        Route("/", home),
+        Route("/rule", rule, methods=["POST"]),
+        Route("/ask", ask_page, methods=["GET"]),
+        Route("/build", build_page, methods=["GET", "POST"]),
+        Route("/ask", ask_step, methods=["POST"]),
+        Route("/events", events_page),
+        Route("/events/{name}", events_page),
+        Route("/law", law_lookup),
+        Route("/law/{code}/{number:path}", law_page),
+        Route("/search", search_page),
+        Route("/topic", topic_page),
+        Route("/topic/{name}", topic_page),
+        Route("/compare", compare_page, methods=["GET", "POST"]),
+        Route("/quiz", quiz_page, methods=["GET"]),
+        Route("/quiz", quiz_answer, methods=["POST"]),
+        Route("/quiz/stats", quiz_stats_page),
+        Route("/download", download, methods=["POST"]),
+        Route("/api/adjudicate", api_adjudicate, methods=["POST"]),
+        Route("/api/compare", api_compare, methods=["POST"]),
+        Route("/api/law/{code}/{number:path}", api_law),
+        Route("/api/search", api_search),
+        Route("/api/topic", api_topic),
+        Route("/api/topic/{name}", api_topic),
+        Route("/api/codes", api_codes),
+        Mount("/static", StaticFiles(directory=static), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error})
+    app.add_middleware(Guard)
+    return app

@@ -1,0 +1,180 @@
+"""Build an incident on the page without writing YAML: the table, then one event at a time.
+
+Nothing here knows a game: the events offered and their fields come from the incident format's
+one definition (schema.py), each field shown by its type (a seat as the four seats and their
+players, a yes-or-no as yes / no / not said / I don't know). "I don't know" writes the fact
+under `unknown` (docs/unknowns.md), so the ruling says what turns on it, or the interview asks.
+The incident travels in the page as YAML (nothing is kept on the server), and the same reader as
+the command's checks it after every step, so a mistake is shown with its fix at once.
+"""
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from .. import registry, schema
+from ..errors import InputError
+
+SEATS = ("N", "E", "S", "W")
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+DONT_KNOW = "?"
+LISTS = {"cards", "holding", "suits", "seats", "names"}
+SELECTS = {"seat", "suit", "bool", "remedy"}
+UNKNOWABLE = {"seat", "suit", "bool", "holding"}          # docs/unknowns.md: no list of values needed
+SKIPPED = {"side-scores"}                                  # written in the YAML by hand
+
+
+def games() -> list[tuple[str, list[str]]]:
+    """Each game with an encoded code, and its encoded codes (its default first)."""
+    out = []
+    for g in registry.games():
+        codes = [c for c in registry.codes_of(g) if registry.encoded(c)]
+        if codes:
+            default = registry.default_code(g)
+            out.append((g, sorted(codes, key=lambda c: c != default)))
+    return out
+
+
+def event_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The events, grouped as the format groups them: (group, [(name, what it records)])."""
+    groups: dict[str, list] = {}
+    for ev in schema.EVENTS.values():
+        groups.setdefault(ev.group, []).append((ev.name, ev.doc))
+    return list(groups.items())
+
+
+def fields_of(name: str) -> list[dict]:
+    """How the page asks for each field of the event: its widget, its choices, whether "I don't
+    know" is an answer."""
+    ev = schema.EVENTS.get(name)
+    if ev is None:
+        raise InputError(f"no event '{name[:40]}'", "the incident builder", hint="choose one of the events listed")
+    out = []
+    for f in ev.fields:
+        if f.type in SKIPPED:
+            continue
+        if f.choices:
+            widget, options = "select", list(f.choices)
+        elif f.type in ("seat", "person"):
+            widget, options = "select", list(SEATS)
+        elif f.type == "suit":
+            widget, options = "select", list(SUITS)
+        elif f.type == "bool":
+            widget, options = "select", ["true", "false"]
+        elif f.type == "remedy":
+            widget, options = "select", registry.remedy_ids()
+        elif f.type in ("int", "trick"):
+            widget, options = "number", []
+        else:
+            widget, options = "text", []
+        out.append({"name": f.name, "type": f.type, "doc": f.doc, "required": f.required, "widget": widget,
+                    "options": options, "type_doc": schema.TYPES.get(f.type, ""),
+                    "dont_know": f.type in UNKNOWABLE or bool(f.choices)})
+    return out
+
+
+def _listed(text: str) -> str | list[str]:
+    items = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    return items[0] if len(items) == 1 else items
+
+
+def table(form: dict) -> dict:
+    """The incident's table from the first form: game (and code), players, dealer, trump, where
+    the account starts. Values are written as given; the reader checks them."""
+    game = (form.get("game") or "").strip()
+    known = dict(games())
+    if game not in known:
+        raise InputError(f"no game '{game[:40]}' to rule on", "the incident builder",
+                         hint="choose one of: " + ", ".join(known))
+    data: dict = {"game": game}
+    code = (form.get("code") or "").strip()
+    if code:
+        if code not in known[game]:
+            raise InputError(f"'{code[:40]}' is not a code of {game}", "the incident builder",
+                             hint="codes of " + game + ": " + ", ".join(known[game]))
+        data["code"] = code
+    players = {s: form.get(f"player_{s}", "").strip() for s in SEATS}
+    if any(players.values()):
+        data["players"] = {s: n for s, n in players.items() if n}
+    for key in ("dealer", "trump"):
+        if (form.get(key) or "").strip():
+            data[key] = form[key].strip()
+    trick, leader = (form.get("trick") or "").strip(), (form.get("leader") or "").strip()
+    if trick or leader:
+        data["start"] = {**({"trick": int(trick)} if trick.isdigit() else {"trick": trick} if trick else {}),
+                         **({"leader": leader} if leader else {})}
+    data["events"] = []
+    return data
+
+
+def add_event(data: dict, name: str, form: dict) -> dict:
+    """The incident with one more event, from the event's form; a field answered "I don't know"
+    is written under `unknown` (at most one a event, as the format allows)."""
+    specs = fields_of(name)
+    fields: dict = {}
+    unknown = []
+    for spec in specs:
+        key = spec["name"]
+        value = (form.get(f"f_{key}") or "").strip()
+        if value == DONT_KNOW or form.get(f"dk_{key}"):
+            if not spec["dont_know"]:
+                raise InputError(f"'{key}' of {name} cannot be left unknown here", "the incident builder",
+                                 hint="give its value, or leave it out")
+            unknown.append(key)
+            if spec["required"]:
+                fields[key] = spec["options"][0] if spec["options"] else value   # replaced by the possibilities
+            continue
+        if not value:
+            continue
+        if spec["type"] == "bool":
+            fields[key] = value == "true"
+        elif spec["type"] in ("int", "trick") and value.lstrip("-").isdigit():
+            fields[key] = int(value)
+        elif spec["type"] in LISTS:
+            fields[key] = _listed(value)
+        else:
+            fields[key] = value
+    if len(unknown) > 1:
+        raise InputError(f"{', '.join(unknown)}: only one fact of an event can be unknown", "the incident builder",
+                         hint="answer all but one of them (or write the event twice as two accounts)")
+    events = list(data.get("events") or [])
+    events.append({name: fields})
+    out = {**data, "events": events}
+    if unknown:
+        out["unknown"] = list(data.get("unknown") or []) + [{"event": len(events), "field": unknown[0]}]
+    return out
+
+
+def remove_last(data: dict) -> dict:
+    events = list(data.get("events") or [])
+    if not events:
+        return data
+    n = len(events)
+    events.pop()
+    out = {**data, "events": events}
+    rest = [u for u in (data.get("unknown") or []) if not (isinstance(u, dict) and u.get("event") == n)]
+    if rest:
+        out["unknown"] = rest
+    else:
+        out.pop("unknown", None)
+    return out
+
+
+def dump(data: dict) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+
+
+def load(text: str) -> dict:
+    """The incident carried in the page (any YAML the reader accepts is re-read by it later)."""
+    from ..incident import MAX_BYTES, load_text, read_source
+    text, name = read_source("-", text.encode("utf-8", "surrogateescape"))   # size and encoding, as the command
+    load_text(text, name)          # the command's YAML reader first: no alias, tag or merge key, limits kept
+    try:
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        data = None
+    if not isinstance(data, dict) or "game" not in data:
+        raise InputError("the incident carried by the page is not one the builder made", "the incident builder",
+                         hint=f"start again (an incident of at most {MAX_BYTES:,} bytes)")
+    return data

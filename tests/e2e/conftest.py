@@ -1,0 +1,96 @@
+"""The web page in a real browser: one server and one headless Chromium for the module.
+
+Chromium is Debian's (`apt-get install -y chromium`, as .ci/run does when it is missing), driven
+by Playwright pointed at /usr/bin/chromium; no browser is ever downloaded. Missing, the tests FAIL
+saying how to install it: they are never skipped. Screenshots of the main pages at a phone's and a
+desktop's width are kept in .pytest_cache/d/web-screenshots/ (named at the end of the run).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = os.environ.get("ADJUDICATOR_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
+SHOTS = "web-screenshots"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`adjudicator serve` on a free port, its progress file in a folder of its own."""
+    data = tmp_path_factory.mktemp("web-progress")
+    port = _free_port()
+    env = {**os.environ, "ADJUDICATOR_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
+    exe = shutil.which("adjudicator", path=os.path.dirname(sys.executable)) or "adjudicator"
+    proc = subprocess.Popen([exe, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    said = proc.stdout.readline()
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/static/style.css", timeout=2).read()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"`adjudicator serve` did not start: {said}{proc.stdout.read()}")
+            time.sleep(0.1)
+    yield {"url": base, "said": said, "data": str(data)}
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    proc.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no Chromium at {CHROMIUM}: the browser tests need it and are never skipped. "
+                    "Install Debian's: `apt-get install -y chromium` (or set ADJUDICATOR_CHROMIUM to a "
+                    "Chromium binary).", pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright is missing: `pip install -e '.[test]'`", pytrace=False)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(request):
+    """The screenshots' folder, emptied of an earlier run's."""
+    folder = request.config.cache.mkdir(SHOTS)
+    for old in folder.glob("*.png"):
+        old.unlink(missing_ok=True)
+    return str(folder)
+
+
+def screenshot_summary(terminalreporter, config) -> None:
+    """Name the screenshots' folder at the end of the run (called from the root conftest.py, which
+    pytest-xdist's controller loads; this one only its workers do)."""
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return
+    folder = cache.mkdir(SHOTS)
+    if any(folder.glob("*.png")):
+        terminalreporter.write_line(f"web page screenshots (phone and desktop widths): {folder}")

@@ -1,0 +1,196 @@
+"""The web page left running in a club: hostile requests are refused cleanly.
+
+Huge bodies (over the command line's standard-input limit), names that look like paths, HTML and
+script in players' names and in the incident, answers and question ids that were never offered,
+a slow incident stopped at the engine's time limit: each gets a clear refusal (HTTP 4xx/503, the
+command's error), never a traceback, never a file of the server read, never markup injected.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import pytest
+
+from adjudicator import engine
+from adjudicator.incident import MAX_BYTES
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from adjudicator.web import create_app, examples
+from adjudicator.web.service import quiz_token
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GOOD = examples.get("lead-out-of-turn")
+CASE_REL = "whist/american-1893/24-suit-call-only-by-the-adversary-on-the-right.yaml"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    """The app in this process; the quiz's progress in a folder of the module's own."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path_factory.mktemp("web-data")))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            test_client = TestClient(create_app(), raise_server_exceptions=False)
+        yield test_client
+
+
+def form(text: str) -> dict:
+    return {"incident": (None, text)}
+
+
+# --- sizes: the command line's limit, a boundary pair -------------------------------------------
+
+def test_an_api_body_of_exactly_the_limit_is_read(client):
+    body = b"# a comment\n" * (MAX_BYTES // 12) + b"#" * (MAX_BYTES % 12)
+    assert len(body) == MAX_BYTES
+    r = client.post("/api/adjudicate", content=body)
+    assert r.status_code == 400                 # read, and refused for what it says (nothing)
+    assert "over" not in r.json()["error"]["message"]
+
+
+def test_an_api_body_one_byte_over_the_limit_is_refused_as_the_command_refuses_it(client):
+    r = client.post("/api/adjudicate", content=b"#" * (MAX_BYTES + 1))
+    assert r.status_code == 413
+    err = r.json()["error"]
+    assert err["message"] == f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}"
+    assert err["exit_code"] == 2 and err["file"] == "<stdin>" and err["hint"]
+
+
+def test_a_huge_body_is_refused_before_it_is_read(client):
+    r = client.post("/api/adjudicate", content=b"x" * (8 * MAX_BYTES))
+    assert r.status_code == 413
+    r = client.post("/api/adjudicate", content=b"x", headers={"content-length": "99999999999"})
+    assert r.status_code in (400, 413)      # the client refuses to send a lie, or the server refuses it
+
+
+def test_a_huge_form_is_refused_with_a_page(client):
+    r = client.post("/rule", files=form("#" * (2 * MAX_BYTES)))
+    assert r.status_code == 413
+    assert "an incident is at most 1,000,000" in r.text
+    assert r.headers["content-type"].startswith("text/html")
+
+
+def test_a_pasted_incident_over_the_limit_is_refused_as_the_command_refuses_it(client):
+    # inside the form's envelope, over the incident's own limit: the command's words
+    r = client.post("/rule", files=form("#" * (MAX_BYTES + 10)))
+    assert r.status_code == 413
+    assert f"the input is over {MAX_BYTES:,} bytes" in r.text
+
+
+# --- paths: no file is ever read from a request's word --------------------------------------------
+
+@pytest.mark.parametrize("url", [
+    "/api/law/..%2F..%2F..%2Fetc%2Fpasswd/1", "/api/law/american-1893/..%2F..%2Fcodes.yaml",
+    "/api/law/%2Fetc%2Fpasswd/24", "/law/..%2Fcodes/24", "/api/topic/..%2F..%2Fetc%2Fpasswd",
+    "/static/..%2F..%2Fcli.py", "/static/../app.py", "/api/search?q=x&code=../../etc/passwd",
+])
+def test_path_like_names_are_refused(client, url):
+    r = client.get(url)
+    assert 400 <= r.status_code < 500, (url, r.status_code)
+    assert "root:" not in r.text and "def " not in r.text and "import" not in r.text
+
+
+def test_an_example_is_only_one_of_the_page_s_own(client):
+    r = client.get("/", params={"example": "../../../etc/passwd"})
+    assert r.status_code == 200 and "root:" not in r.text
+    r = client.get("/", params={"example": "lead-out-of-turn"})
+    assert "KS" in r.text
+
+
+def test_an_uploaded_file_s_name_is_never_used(client):
+    r = client.post("/rule", files={"upload": ("../../../etc/passwd", GOOD.encode(), "text/yaml")})
+    assert r.status_code == 200
+    assert "passwd" not in r.text
+    assert "a suit may be called" in r.text
+
+
+@pytest.mark.parametrize("qid", ["../../../../etc/passwd#remedy", "/etc/passwd#remedy", "nonsense",
+                                 quiz_token("whist/american-1893/nonexistent.yaml#remedy"),
+                                 quiz_token(CASE_REL + "#../../../etc/passwd"),
+                                 "whist/american-1893/../../../pyproject.toml#remedy", ""])
+def test_a_quiz_question_id_outside_the_bank_is_refused(client, qid):
+    r = client.post("/quiz", data={"qid": qid, "answer": "a"})
+    assert r.status_code == 400
+    assert "no such question" in r.text
+    assert "root:" not in r.text and "[project]" not in r.text
+
+
+# --- markup: every value escaped -----------------------------------------------------------------
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_html_in_a_player_s_name_is_shown_as_text(client):
+    text = GOOD.replace("N: Ames", 'N: "<b>Ames</b><img src=x onerror=alert(1)>"')
+    r = client.post("/rule", files=form(text))
+    assert r.status_code == 200, r.text
+    assert "<img src=x" not in r.text and "<b>Ames</b>" not in r.text
+    assert "&lt;b&gt;Ames&lt;/b&gt;&lt;img src=x onerror=alert(1)&gt; (N)" in r.text
+
+
+def test_html_in_an_incident_refused_is_shown_as_text(client):
+    r = client.post("/rule", files=form(f"game: {SCRIPT}\n"))
+    assert r.status_code == 400
+    assert SCRIPT not in r.text
+    assert "&lt;script&gt;" in r.text
+    assert "Line 1" in r.text and "Fix:" in r.text
+
+
+def test_html_in_a_search_and_a_law_number_is_shown_as_text(client):
+    r = client.get("/search", params={"q": SCRIPT})
+    assert SCRIPT not in r.text
+    r = client.get("/law", params={"code": "whist", "number": SCRIPT}, follow_redirects=True)
+    assert r.status_code == 400 and SCRIPT not in r.text
+
+
+def test_every_page_forbids_scripts_and_framing(client):
+    r = client.get("/")
+    assert "default-src 'none'" in r.headers["content-security-policy"]
+    assert "script-src" not in r.headers["content-security-policy"]
+    assert r.headers["x-frame-options"] == "DENY"
+    assert "<script" not in r.text
+
+
+# --- the interview: only the answers offered ------------------------------------------------------
+
+@pytest.mark.parametrize("answers", ["7:0", "0:9", "0:x", "0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0",
+                                     "../etc:0"])
+def test_an_interview_answer_never_offered_is_refused(client, answers):
+    r = client.post("/ask", files={**form(examples.get("renounce-unsaid")), "answers": (None, answers)})
+    assert r.status_code == 400, r.text
+    assert "Fix:" in r.text
+
+
+def test_an_interview_on_a_bad_incident_shows_the_line(client):
+    r = client.post("/ask", files=form("game: whist\nevents:\n  - lead: {by: Q, card: KS}\n"))
+    assert r.status_code == 400
+    assert "Line 3" in r.text
+
+
+# --- the engine's time limit ------------------------------------------------------------------------
+
+def test_a_slow_incident_is_stopped_at_the_engine_s_time_limit(client, monkeypatch):
+    monkeypatch.setattr(engine.solve, "__defaults__", (0.000001, False))
+    r = client.post("/api/adjudicate", content=GOOD.encode())
+    assert r.status_code == 503
+    assert r.json()["error"]["message"].startswith("no ruling within the time limit of 1e-06 s")
+    page = client.post("/rule", files=form(GOOD))
+    assert page.status_code == 503 and "no ruling within the time limit" in page.text
+    monkeypatch.undo()
+    assert client.post("/api/adjudicate", content=GOOD.encode()).status_code == 200
+
+
+def test_an_empty_form_asks_for_the_incident(client):
+    r = client.post("/rule", files=form(""))
+    assert r.status_code == 400 and "Paste the incident" in r.text
+
+
+def test_a_wrong_method_or_address_is_a_clear_4xx(client):
+    assert client.get("/api/adjudicate").status_code == 405
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.json()["error"]["hint"]
+    assert client.get("/nothing-here").status_code == 404
