@@ -426,6 +426,7 @@ class Checker:
         # the game's table: its seats and sides, as written (rules/codes.yaml `tables:`)
         self.table = table or registry.table("whist")
         self.seat_words, self.side_words = seat_words(self.table), side_words(self.table)
+        self.game = "whist"
         self.game_points, self.game_law = game     # what a game is, in the code in force
         self.players = players or {}          # seat -> name
         self.by_name = {name_key(v): k for k, v in self.players.items()}
@@ -725,6 +726,7 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     else:
         code = registry.default_code(game)
     ck = Checker(file, table=registry.table(game))      # the game's seats and sides from here on
+    ck.game = game
 
     out: dict[str, Any] = {}
     players: dict[str, str] = {}
@@ -752,6 +754,7 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     info = registry.code_info(code)
     ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))),
                  table=registry.table(game))
+    ck.game = game
 
     dummies = _dummies(ck, root, game)
     if dummies:
@@ -882,6 +885,12 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
             close = suggest(name, schema.EVENTS)
             raise ck.err(kname, f"unknown event '{shown(name)}'",
                          f"did you mean '{close}'?" if close else "`adjudicator events` lists the events")
+        own = schema.GAME_EVENTS.get(ck.game)
+        if (own is not None and name not in own) or (own is None and name in schema.ONLY_FOR):
+            allowed = sorted(own) if own is not None else None
+            raise ck.err(kname, f"'{shown(name)}' is not an event of {ck.game}",
+                         f"the events of {ck.game}: {', '.join(allowed)}" if allowed else
+                         f"it is an event of {schema.ONLY_FOR[name]}")
         fields: dict[str, Any] = {}
         if body.value is None:
             body_map: dict[str, Y] = {}

@@ -22,7 +22,7 @@ import random
 import re
 from dataclasses import asdict, dataclass, field
 
-from . import registry
+from . import laws, registry
 from .errors import AdjudicatorError, InputError
 
 NONE_REMEDIES = ("no-penalty", "no-remedy")
@@ -445,13 +445,17 @@ def grade(q: Question, text: str) -> Grade:
             return Grade(False, False, said)
         return Grade(got == set(q.answer), True, said)
     if q.kind in ("who", "who-not"):
-        got = parse_seats(said, q.extra.get("people"))
+        got = parse_seats(said, q.extra.get("people"), q.game)
         if got is None:
             return Grade(False, False, said)
         return Grade(got == set(q.answer), True, said)
     if q.kind == "law":
         t = (chosen or re.sub(r"^(law|art(icle)?|rule)\s*", "", said.lower())).strip().lower()
         if not re.fullmatch(r"[0-9a-z][0-9a-z-]*(\.[0-9a-z-]+)?", t or "-"):
+            return Grade(False, False, said)
+        # a word is a law only if the code has a law of that name ("erroneous-scores"); "zzz" is not read
+        known = {i.lower() for i in laws.law_ids(q.code)} | {i.lower().split(".")[0] for i in laws.law_ids(q.code)}
+        if not t[0].isdigit() and t not in known and t.split(".")[0] not in known:
             return Grade(False, False, said)
         return Grade(any(_law_matches(t, c) for c in q.answer), True, said)
     if q.kind == "status":

@@ -18,7 +18,6 @@ from .incident import Incident
 RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
 SUIT_MARK = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 SUIT_LETTER = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
-SIDE = {"ns": "N-S", "ew": "E-W"}
 
 
 def law_key(law: str):
@@ -32,6 +31,9 @@ class Namer:
     def __init__(self, inc: Incident, templates: dict[str, str]):
         self.inc = inc
         self.templates = templates
+        table = registry.table(inc.game)        # atoms as facts.py makes them: `N` -> n, `N-S` -> ns
+        self.seat_atoms = {x.lower(): x for x in table.seats}
+        self.side_atoms = {side.lower().replace("-", ""): side for side in table.sides}
 
     # --- ids -------------------------------------------------------------------------
     def ident(self, s: Symbol) -> str:
@@ -52,17 +54,17 @@ class Namer:
             key = self.ident(s.arguments[0]).replace("_", "-")
             line = self.inc.key_lines.get(key)
             return f"line {line}" if line else f"`{key}`"
-        if s.name in SIDE and not s.arguments:
-            return SIDE[s.name]
+        if s.name in self.side_atoms and not s.arguments:
+            return self.side_atoms[s.name]
         name = s.name.replace("_", "-")
         if not s.arguments:
             return name
         return f"{name}({','.join(self.ident(a) for a in s.arguments)})"
 
-    @staticmethod
-    def seat_of(s: Symbol) -> str | None:
-        if s.type == SymbolType.Function and not s.arguments and s.name in ("n", "e", "s", "w"):
-            return s.name.upper()
+    def seat_of(self, s: Symbol) -> str | None:
+        """The seat id (`N`, `elder`) an atom of the game's table stands for (facts.py: id lower-cased)."""
+        if s.type == SymbolType.Function and not s.arguments:
+            return self.seat_atoms.get(s.name)
         return None
 
     @staticmethod
@@ -96,8 +98,8 @@ class Namer:
         if s.name == "hand_line" and len(s.arguments) == 1:
             line = self.inc.hand_lines.get(self.seat_of(s.arguments[0]) or "")
             return f"line {line}" if line else "`hands`"
-        if s.name in SIDE and not s.arguments:
-            return SIDE[s.name]
+        if s.name in self.side_atoms and not s.arguments:
+            return self.side_atoms[s.name]
         if s.name in SUIT_MARK and not s.arguments:
             return s.name
         tmpl = self.templates.get(s.name)

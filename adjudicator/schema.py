@@ -374,7 +374,52 @@ event("cut-for-next-deal", G, "The cards are presented and cut for the following
       [F("by", "seat", "who cut")],
       "- cut-for-next-deal: {by: S}", ["33"])
 
+# Piquet (the Portland Club's laws) -----------------------------------------------------------
+# The seats are the elder hand and the younger hand (the dealer): `elder`, `younger`.
+G = "Piquet: the stock, the declarations"
+event("discard", G, "A player discards: the cards he lays out before taking in from the stock.",
+      [BY, F("cards", "cards", "the cards discarded, when known (law 54 looks at hand and discard together)")],
+      "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}", [])
+event("leave-cards", G, "The elder hand declares that he leaves cards of his five in the stock (law 32).",
+      [BY, F("count", "int", "how many of his five he leaves", required=True)],
+      "- leave-cards: {by: elder, count: 1}", [])
+event("take-up-stock", G,
+      "A player exposes or takes up a card of the stock, counted from the top (1) to the bottom (8): the "
+      "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
+      [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True),
+       F("how", "text", "took it up (when omitted) or only exposed it", choices=("take-up", "expose"))],
+      "- take-up-stock: {by: younger, position: 1}", [])
+event("announce-carte-blanche", G,
+      "A player tells his adversary that he has carte blanche (no king, queen or knave; law 20).",
+      [BY], "- announce-carte-blanche: {by: younger}", [])
+event("call", G,
+      "A player calls (declares) a point, a sequence, a quatorze or a trio. `count` is the number of cards "
+      "(a point of five; a quint is five); `value`, a point's count of pips (ace eleven, court cards ten, "
+      "the rest as marked: \"forty-one\"); `to`, a sequence's highest card (a quint to the king of hearts: "
+      "KH); `of`, the rank of a quatorze or trio.",
+      [BY, F("what", "text", "what he calls", required=True, choices=("point", "sequence", "quatorze", "trio")),
+       F("count", "int", "a point's or a sequence's number of cards"),
+       F("value", "int", "a point's count of pips"),
+       F("suit", "suit", "the suit he names for a point"),
+       F("to", "card", "a sequence's highest card"),
+       F("of", "text", "a quatorze's or trio's rank", choices=("aces", "kings", "queens", "knaves", "tens",
+                                                               "nines", "eights", "sevens"))],
+      "- call: {by: elder, what: point, count: 5, value: 41}", [])
+event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
+      [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
+      "- reply: {by: younger, answer: good}", [])
+event("correct-call", G, "A player corrects his last call (a miscall), naming what he holds.",
+      [BY], "- correct-call: {by: elder}", [])
+
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
+# Which events each game's incidents may hold (a game not named here: every event but those of the
+# games named). The rules of a game read only its own.
+GAME_EVENTS: dict[str, frozenset] = {
+    "piquet": frozenset({"discard", "leave-cards", "take-up-stock", "announce-carte-blanche", "call", "reply",
+                         "correct-call", "lead", "play", "demand", "decline"}),
+}
+ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
+                            if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 

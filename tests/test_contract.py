@@ -24,7 +24,7 @@ def test_contract(path):
     known = laws.citations(inc.code)
     remedies = set(registry.remedies())
     findings = {f["finding"] for f in res["findings"]}
-    parties = set(inc.candidates) if inc.candidates else {"N", "E", "S", "W"}
+    parties = set(inc.candidates) if inc.candidates else set(registry.table(inc.game).seats)
     for f in res["findings"]:
         assert f["text"] and f["laws"] and set(f["laws"]) <= known, f
     for r in res["rulings"]:

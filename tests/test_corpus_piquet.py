@@ -65,12 +65,12 @@ def _refs(text):
 
 # (a) complete
 
-def test_registered_as_texts_only():
+def test_registered_with_its_texts_and_its_rules():
     assert registry.default_code("piquet") == CODE
     info = registry.code_info(CODE)
     assert info["game"] == "piquet" and info["laws"] == "piquet/laws.yaml"
     assert info["title"] == _book()["title"] == "The Laws of Piquet, Portland Club"
-    assert not registry.encoded(CODE) and "rules" not in info
+    assert registry.encoded(CODE) and info["rules"] == "piquet/main.lp"
 
 
 def test_ids_are_consecutive_and_every_law_is_complete():
