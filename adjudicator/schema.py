@@ -416,7 +416,7 @@ EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # games named). The rules of a game read only its own.
 GAME_EVENTS: dict[str, frozenset] = {
     "piquet": frozenset({"discard", "leave-cards", "take-up-stock", "announce-carte-blanche", "call", "reply",
-                         "correct-call", "lead", "play", "demand", "decline"}),
+                         "correct-call", "lead", "play", "demand", "decline", "wrong-number"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
