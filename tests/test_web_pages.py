@@ -262,3 +262,26 @@ def test_a_quiz_question_does_not_give_its_answer_away(client):
     r = client.get("/quiz", params={"seed": "3"})
     assert q["prompt"] in html.unescape(r.text)
     assert q["case"] not in r.text            # the case file is named after the ruling it proves
+
+
+def test_the_builder_takes_the_seats_and_events_of_the_chosen_game(client):
+    """Piquet's table (rules/codes.yaml): the elder and younger hands, piquet's events; a whist seat or
+    event is not offered or is refused, as the command's reader refuses it."""
+    r = client.post("/build", data={"step": "table", "game": "piquet", "player_elder": "Ames",
+                                    "player_younger": "Brown"})
+    assert r.status_code == 200, r.text
+    inc = _carried(r.text)
+    assert "elder: Ames" in inc and "younger: Brown" in inc
+    assert 'value="call"' in r.text and 'value="renounce"' not in r.text     # piquet's events only
+    r = client.post("/build", data={"step": "choose", "incident": inc, "event": "call"})
+    assert r.status_code == 200 and 'value="elder"' in r.text and 'value="N"' not in r.text
+    for fields in ({"event": "call", "f_by": "elder", "f_what": "point", "f_count": "4", "f_value": "41"},
+                   {"event": "reply", "f_by": "younger", "f_answer": "good"}):
+        r = client.post("/build", data={"step": "add", "incident": inc, **fields})
+        assert r.status_code == 200, r.text
+        inc = _carried(r.text)
+    assert "call: {by: elder, what: point, count: 4, value: 41}" in inc
+    r = client.post("/build", data={"step": "table", "game": "piquet", "player_N": "Ames"})
+    assert r.status_code == 400 and "piquet has no seat N" in r.text
+    r = client.post("/build", data={"step": "table", "game": "whist", "dealer": "S"})
+    assert 'value="call"' not in r.text and 'value="renounce"' in r.text

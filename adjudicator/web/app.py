@@ -23,7 +23,6 @@ from . import examples, service
 from .service import Refusal
 
 FORM_ENVELOPE = 64 * 1024   # a form's own bytes around the incident (boundaries, other fields)
-SEAT_WORD = {"N": "North", "E": "East", "S": "South", "W": "West"}
 STATUS = {"later": "Not yet: it may be exacted only later.",
           "applies": "This follows of itself: any player may insist on it."}
 
@@ -31,12 +30,18 @@ env = Environment(loader=PackageLoader("adjudicator.web", "templates"), autoesca
                   trim_blocks=True, lstrip_blocks=True)
 
 
+def _seat_word() -> dict[str, str]:
+    """Every seat's word, from the games' tables (rules/codes.yaml)."""
+    from . import builder
+    return dict(builder.seat_words())
+
+
 def _who(seats, players) -> str:
     """As render._who says it: 'Ames (N), Clark (S)', 'North', 'no one'."""
     out = []
     for s in seats or []:
         name = (players or {}).get(s)
-        out.append(f"{name} ({s})" if name else SEAT_WORD.get(s, s))
+        out.append(f"{name} ({s})" if name else _seat_word().get(s, s))
     return ", ".join(out) if out else "no one"
 
 
@@ -182,7 +187,7 @@ async def ask_step(request: Request):
 async def build_page(request: Request):
     from . import builder
     common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
-              "seat_words": list(SEAT_WORD.items()), "groups": builder.event_groups()}
+              "seat_words": builder.seat_words(), "groups": builder.event_groups()}
     if request.method == "GET":
         return page("build.html", incident="", **common)
     from starlette.exceptions import HTTPException
@@ -197,22 +202,34 @@ async def build_page(request: Request):
     event = fields.get("event", "")
     try:
         if step == "choose":
-            specs = await run_in_threadpool(service.build_fields, event)
+            specs = await run_in_threadpool(service.build_fields, event, text)
             out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
             return page("build.html", incident=out, story=story, fields=specs, event=event,
-                        event_doc=_event_doc(event), players=_players(out), **common)
+                        event_doc=_event_doc(event), players=_players(out), **_for_game(common, out))
         out, story = await run_in_threadpool(service.build_step, text, step, fields)
     except Refusal as r:
         if step == "table" or not text:
             return page("build.html", r.http_status, incident="", error=r.detail, **common)
         try:        # the event refused: its form again, the incident as it was
-            specs = await run_in_threadpool(service.build_fields, event) if step == "add" else None
+            specs = await run_in_threadpool(service.build_fields, event, text) if step == "add" else None
             out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
         except Refusal as again:
             return page("build.html", again.http_status, incident="", error=again.detail, **common)
         return page("build.html", r.http_status, incident=out, story=story, fields=specs, event=event,
-                    event_doc=_event_doc(event), players=_players(out), error=r.detail, **common)
-    return page("build.html", incident=out, story=story, fields=None, players=_players(out), **common)
+                    event_doc=_event_doc(event), players=_players(out), error=r.detail, **_for_game(common, out))
+    return page("build.html", incident=out, story=story, fields=None, players=_players(out), **_for_game(common, out))
+
+
+def _for_game(common: dict, text: str) -> dict:
+    """The builder's page for the incident it carries: only the events its game's incidents hold."""
+    import yaml
+    from . import builder
+    try:
+        data = yaml.safe_load(text) if text else None
+    except yaml.YAMLError:
+        data = None
+    game = data.get("game") if isinstance(data, dict) else None
+    return {**common, "groups": builder.event_groups(game if isinstance(game, str) else None)}
 
 
 def _event_doc(name: str) -> str:

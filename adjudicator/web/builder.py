@@ -16,7 +16,6 @@ import yaml
 from .. import registry, schema
 from ..errors import InputError
 
-SEATS = ("N", "E", "S", "W")
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 DONT_KNOW = "?"
 LISTS = {"cards", "holding", "suits", "seats", "names"}
@@ -36,20 +35,45 @@ def games() -> list[tuple[str, list[str]]]:
     return out
 
 
-def event_groups() -> list[tuple[str, list[tuple[str, str]]]]:
-    """The events, grouped as the format groups them: (group, [(name, what it records)])."""
+def seat_words() -> list[tuple[str, str]]:
+    """The seats of every game that can be ruled on, each with its word, from the games' tables
+    (rules/codes.yaml): whist's four, then piquet's elder and younger hands ..."""
+    out: dict[str, str] = {}
+    for game, _codes in games():
+        t = registry.table(game)
+        for seat in t.seats:
+            out.setdefault(seat, t.word(seat))
+    return list(out.items())
+
+
+def _allowed(game: str | None, name: str) -> bool:
+    """Whether the game's incidents may hold the event (schema.GAME_EVENTS); any game: None."""
+    if game is None:
+        return True
+    own = schema.GAME_EVENTS.get(game)
+    return name in own if own is not None else name not in schema.ONLY_FOR
+
+
+def event_groups(game: str | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The events, grouped as the format groups them: (group, [(name, what it records)]); with a
+    game, only the events its incidents may hold."""
     groups: dict[str, list] = {}
     for ev in schema.EVENTS.values():
-        groups.setdefault(ev.group, []).append((ev.name, ev.doc))
+        if _allowed(game, ev.name):
+            groups.setdefault(ev.group, []).append((ev.name, ev.doc))
     return list(groups.items())
 
 
-def fields_of(name: str) -> list[dict]:
-    """How the page asks for each field of the event: its widget, its choices, whether "I don't
-    know" is an answer."""
+def fields_of(name: str, game: str = "whist") -> list[dict]:
+    """How the page asks for each field of the event: its widget, its choices (a seat: the game's
+    seats), whether "I don't know" is an answer."""
     ev = schema.EVENTS.get(name)
     if ev is None:
         raise InputError(f"no event '{name[:40]}'", "the incident builder", hint="choose one of the events listed")
+    if not _allowed(game, name):
+        raise InputError(f"'{name[:40]}' is not an event of {game}", "the incident builder",
+                         hint="choose one of the events listed for the game")
+    seats = list(registry.table(game).seats) if game in registry.games() else []
     out = []
     for f in ev.fields:
         if f.type in SKIPPED:
@@ -57,7 +81,7 @@ def fields_of(name: str) -> list[dict]:
         if f.choices:
             widget, options = "select", list(f.choices)
         elif f.type in ("seat", "person"):
-            widget, options = "select", list(SEATS)
+            widget, options = "select", seats
         elif f.type == "suit":
             widget, options = "select", list(SUITS)
         elif f.type == "bool":
@@ -94,7 +118,12 @@ def table(form: dict) -> dict:
             raise InputError(f"'{code[:40]}' is not a code of {game}", "the incident builder",
                              hint="codes of " + game + ": " + ", ".join(known[game]))
         data["code"] = code
-    players = {s: form.get(f"player_{s}", "").strip() for s in SEATS}
+    seats = registry.table(game).seats
+    players = {s: form.get(f"player_{s}", "").strip() for s in seats}
+    strays = [s for s, _w in seat_words() if s not in seats and form.get(f"player_{s}", "").strip()]
+    if strays:
+        raise InputError(f"{game} has no seat {strays[0]}", "the incident builder",
+                         hint=f"the seats of {game}: {', '.join(seats)}")
     if any(players.values()):
         data["players"] = {s: n for s, n in players.items() if n}
     for key in ("dealer", "trump"):
@@ -111,7 +140,7 @@ def table(form: dict) -> dict:
 def add_event(data: dict, name: str, form: dict) -> dict:
     """The incident with one more event, from the event's form; a field answered "I don't know"
     is written under `unknown` (at most one a event, as the format allows)."""
-    specs = fields_of(name)
+    specs = fields_of(name, data.get("game", "whist"))
     fields: dict = {}
     unknown = []
     for spec in specs:

@@ -428,9 +428,14 @@ def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
     return _guarded(go)
 
 
-def build_fields(name: str) -> list[dict]:
+def build_fields(name: str, text: str = "") -> list[dict]:
+    """The fields of an event for the incident the page carries (its game's seats and events)."""
     from . import builder
-    return _guarded(builder.fields_of, name)
+
+    def go():
+        game = builder.load(text).get("game", "whist") if text else "whist"
+        return builder.fields_of(name, game)
+    return _guarded(go)
 
 
 def base_code(code_or_game: str, number: str) -> str | None:
