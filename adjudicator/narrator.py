@@ -92,6 +92,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "call": "{by} calls a {what}[ of {count}][, {value}][ in {suit}][ to the {to}][ of {of}]",
     "reply": "{by} replies: {answer}",
     "correct-call": "{by} corrects his call",
+    "retake-discard": "{by} takes back into his hand[ the {card},] a card of his discard",
+    "show-call": "{by} shows the cards of his call",
     "claim-revoke": "{by} claims a revoke[ against {against}][ in the {trick} trick]",
     "mix-cards": "{by} mixes the cards",
     "examine": "the tricks are examined[ by {by}][{proves?}, and the revoke is proved]",

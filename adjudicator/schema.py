@@ -389,6 +389,11 @@ event("take-up-stock", G,
       [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True),
        F("how", "text", "took it up (when omitted) or only exposed it", choices=("take-up", "expose"))],
       "- take-up-stock: {by: younger, position: 1}", [])
+event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
+      [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}", [])
+event("show-call", G,
+      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card).",
+      [BY], "- show-call: {by: elder}", [])
 event("announce-carte-blanche", G,
       "A player tells his adversary that he has carte blanche (no king, queen or knave; law 20).",
       [BY], "- announce-carte-blanche: {by: younger}", [])
@@ -416,6 +421,7 @@ EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # games named). The rules of a game read only its own.
 GAME_EVENTS: dict[str, frozenset] = {
     "piquet": frozenset({"discard", "leave-cards", "take-up-stock", "announce-carte-blanche", "call", "reply",
+                         "retake-discard", "show-call",
                          "correct-call", "lead", "play", "demand", "decline", "wrong-number"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
