@@ -259,6 +259,13 @@ class Narrator:
             out.append(sentence(f"{top['trump']} are trumps"))
         if "score" in top:
             out.append(sentence("The score: " + self.value("side-scores", top["score"])))
+        if "partie" in top:
+            deals = top["partie"]["deals"]
+            told = "; ".join(f"deal {k}, " + _and([f"{self.seat(x)} {n}" for x, n in d.items()])
+                             for k, d in enumerate(deals, start=1))
+            kind = "a partie of four deals" if top["partie"]["four_deals"] else "the partie"
+            out.append(sentence(f"The scores in {kind} so far: {told}" if deals
+                                else f"This is the first deal of {kind}"))
         if "start" in top:
             trick, leader = top["start"]
             out.append(sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))

@@ -35,6 +35,9 @@ TYPES = {
     "players": "a mapping of seat to name, e.g. {N: Ames, E: Brown, S: Clark, W: Dodd}",
     "hands": "a mapping of seat to the list of cards dealt to that seat",
     "name-counts": "a mapping of player's name to number, e.g. {Ames: 3, Brown: 1}",
+    "partie": "piquet: a mapping with `deals`, the list of the deals already played in this partie, each "
+              "a mapping of player (seat or name) to his score in it, e.g. {elder: 42, younger: 17}; and "
+              "`four-deals: true` for the partie of four deals by agreement (law 71, note)",
     "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
 }
@@ -114,6 +117,8 @@ TOP = (
     F("rubber", "side-games", "the games each side has won in this rubber before this hand, each by its value: "
       "e.g. {N-S: [2], E-W: []} (N-S have won a double)"),
     F("start", "start", "where the events begin, when not at the deal: e.g. {trick: 5, leader: W}"),
+    F("partie", "partie", "game piquet only: the scores of the deals already played in this partie; the "
+      "ruling then reckons the partie (laws 71-73), this deal included when it is scored"),
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what)"),
     F("events", "text", "what happened, in order: a list of events (below)", required=True),
     F("unknown", "text", "facts nobody can now establish, each a mapping: `{event: N, field: F}` (optionally "
