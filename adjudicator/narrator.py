@@ -86,6 +86,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "consult": "{by} consult",
     # piquet
     "discard": "{by} discards[ {cards}]",
+    "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
+    "take-up-hand": "{by} takes up his cards",
     "leave-cards": "{by} declares that he leaves {count} of his cards in the stock",
     "take-up-stock": "{by} handles the card at place {position} of the stock[ ({how})]",
     "announce-carte-blanche": "{by} tells his adversary that he has carte blanche",

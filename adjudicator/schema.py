@@ -184,7 +184,8 @@ event("permit", G, "Players give a player leave to do what needs their consent: 
       "- permit: {by: N-S, player: W}")
 event("deal", G, "The deal begins.",
       [BY_OPT_DEALER,
-       F("pack", "text", "whose pack he dealt with", choices=("own", "adversaries")),
+       F("pack", "text", "whose pack he dealt with; at piquet, `wrong`: not the pack for this deal (law 15)",
+         choices=("own", "adversaries", "wrong")),
        F("uncut", "bool", "he dealt without having the pack cut")],
       "- deal: {by: W}", ["13", "16", "17.I"])
 event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
@@ -324,7 +325,8 @@ event("bystander-remark", G,
       "A bystander (one not playing) makes a remark that draws a player's attention to something.",
       [F("bystander", "text", "the bystander's name, for the reader"),
        F("about", "text", "what it drew attention to: an oversight affecting the score, or anything else",
-         required=True, choices=("score", "other"))],
+         required=True, choices=("score", "other")),
+       F("prejudiced", "seat", "piquet (law 78): the player whose interest the remark prejudicially affected")],
       "- bystander-remark: {bystander: Ellis, about: score}", [])
 event("end-of-hand", G, "The hand has been played out.",
       [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}")],
@@ -420,6 +422,14 @@ event("reply", G, "The adversary replies to the last call: good, not good, or eq
       "- reply: {by: younger, answer: good}", [])
 event("correct-call", G, "A player corrects his last call (a miscall), naming what he holds.",
       [BY], "- correct-call: {by: elder}", [])
+event("expose-in-dealing", G, "The dealer exposes a card in dealing: one of his adversary's, of the stock, "
+      "or of his own (law 13).",
+      [BY, CARD_OPT, F("whose", "text", "whose card it was", required=True,
+                       choices=("adversary", "stock", "his-own"))],
+      "- expose-in-dealing: {by: younger, card: QS, whose: adversary}", [])
+event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
+      "has taken up his hand\").",
+      [BY], "- take-up-hand: {by: elder}", [])
 
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
@@ -427,7 +437,9 @@ EVENTS: dict[str, Event] = {e.name: e for e in _E}
 GAME_EVENTS: dict[str, frozenset] = {
     "piquet": frozenset({"discard", "leave-cards", "take-up-stock", "announce-carte-blanche", "call", "reply",
                          "retake-discard", "show-call",
-                         "correct-call", "lead", "play", "demand", "decline", "wrong-number"}),
+                         "correct-call", "lead", "play", "demand", "decline", "wrong-number",
+                         "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
+                         "bystander-remark"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
