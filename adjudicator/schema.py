@@ -190,6 +190,7 @@ event("deal", G, "The deal begins.",
       "- deal: {by: W}", ["13", "16", "17.I"])
 event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
       [BY_OPT_DEALER,
+       F("cards", "int", "piquet (laws 10, 12): how many cards were dealt wrongly, if more than one"),
        F("how", "text", "what the error was: two cards at once, two cards to the same hand, or any other "
          "break in dealing one at a time in rotation from the dealer's left",
          choices=("two-at-once", "same-hand", "out-of-rotation"))],
@@ -427,6 +428,14 @@ event("expose-in-dealing", G, "The dealer exposes a card in dealing: one of his 
       [BY, CARD_OPT, F("whose", "text", "whose card it was", required=True,
                        choices=("adversary", "stock", "his-own"))],
       "- expose-in-dealing: {by: younger, card: QS, whose: adversary}", [])
+event("correct-count", G, "A player proves an error in counting a hand and asks that it be rectified (law 70).",
+      [BY, F("player", "seat", "whose count of his hand was wrong", required=True)],
+      "- correct-count: {by: younger, player: elder}", [])
+event("see-next-hand", G, "A player sees his hand of the next deal (law 70's time limit).",
+      [BY], "- see-next-hand: {by: elder}", [])
+event("scores-differ", G, "The two written scores differ on what a player scored for his hand (law 74).",
+      [F("player", "seat", "whose hand's score the written scores differ on", required=True)],
+      "- scores-differ: {player: elder}", [])
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}", [])
@@ -439,7 +448,8 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "retake-discard", "show-call",
                          "correct-call", "lead", "play", "demand", "decline", "wrong-number",
                          "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
-                         "bystander-remark"}),
+                         "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
+                         "see-next-hand", "scores-differ"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
