@@ -395,7 +395,8 @@ event("take-up-stock", G,
       "A player exposes or takes up a card of the stock, counted from the top (1) to the bottom (8): the "
       "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
       [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True),
-       F("how", "text", "took it up (when omitted) or only exposed it", choices=("take-up", "expose"))],
+       F("how", "text", "took it up (when omitted), only exposed it, or took it up and mixed it with his hand "
+         "(laws 28, 29)", choices=("take-up", "expose", "mix"))],
       "- take-up-stock: {by: younger, position: 1}", [])
 event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
       [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}", [])
