@@ -88,6 +88,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "discard": "{by} discards[ {cards}]",
     "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
     "take-up-hand": "{by} takes up his cards",
+    "mix-with-discard": "{by} mixes[ the {card}] with his discard",
     "correct-count": "{by} proves an error in the count of {player}'s hand and asks that it be rectified",
     "see-next-hand": "{by} sees his hand of the next deal",
     "scores-differ": "the written scores differ on {player}'s score for his hand",

@@ -437,6 +437,9 @@ event("see-next-hand", G, "A player sees his hand of the next deal (law 70's tim
 event("scores-differ", G, "The two written scores differ on what a player scored for his hand (law 74).",
       [F("player", "seat", "whose hand's score the written scores differ on", required=True)],
       "- scores-differ: {player: elder}", [])
+event("mix-with-discard", G, "A player mixes a card of his hand, or one he is entitled to take in, with his "
+      "discard (law 26).",
+      [BY, CARD_OPT], "- mix-with-discard: {by: younger}", [])
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}", [])
@@ -450,7 +453,7 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "correct-call", "lead", "play", "demand", "decline", "wrong-number",
                          "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
                          "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
-                         "see-next-hand", "scores-differ"}),
+                         "see-next-hand", "scores-differ", "mix-with-discard"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
