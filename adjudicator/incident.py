@@ -759,6 +759,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     dummies = _dummies(ck, root, game)
     if dummies:
         out["dummies"] = dummies
+    if "bid" in top:
+        out["bid"] = _bid(ck, top["bid"], game)
     if "dealer" in top:
         out["dealer"] = ck.seat(top["dealer"], "dealer")
     if "trump" in top:
@@ -817,6 +819,42 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         inc.expected = top["expected"]
         inc.expected_pos = (top["expected"].line, top["expected"].col)
     return inc
+
+
+def _bid(ck: Checker, y: Y, game: str) -> dict:
+    """The bid of a Boston, Solo Whist or Cayenne hand: {by, bid, partner}. Refused in another game,
+    and where it cannot be: a bid unknown to the game, two single players (a partner to a bid played
+    alone, or the bidder his own partner), a Misère Partout with a bidder."""
+    bids = schema.BIDS.get(game)
+    if bids is None:
+        raise ck.err(y, f"`bid` is not a key of the game {game}",
+                     "a bid belongs to the games " + ", ".join(schema.BIDS) + "; remove `bid`")
+    m = ck.mapping(y, "bid")
+    _check_keys(ck, y, {"by": None, "bid": None, "partner": None}, "bid")
+    if "bid" not in m:
+        raise ck.err(y, "bid needs `bid`: what was undertaken", f"the bids of {game}: {', '.join(bids)}")
+    out = {"bid": ck.choice(m["bid"], "bid.bid", bids)}
+    if out["bid"] == "misere-partout":
+        if "by" in m or "partner" in m:
+            raise ck.err(y, "bid: Misère Partout is played when no one bids: it has no bidder and no partner",
+                         "write bid: {bid: misere-partout}")
+        return out
+    if "by" not in m:
+        raise ck.err(y, "bid needs `by`: the seat of the player who made it", "e.g. bid: {by: N, bid: "
+                     + bids[0] + "}")
+    out["by"] = ck.seat(m["by"], "bid.by")
+    if "partner" in m:
+        if out["bid"] != "proposal":
+            raise ck.err(m["partner"], f"bid: a {out['bid']} is played alone: there cannot be two single "
+                         "players, nor a partner to one", "only a proposal (Solo Whist) is accepted by a partner")
+        out["partner"] = ck.seat(m["partner"], "bid.partner")
+        if out["partner"] == out["by"]:
+            raise ck.err(m["partner"], "bid: the player who accepts a proposal is another than the proposer",
+                         "name the acceptor's seat")
+    elif out["bid"] == "proposal":
+        raise ck.err(y, "bid: a proposal is played with the player who accepted it: `partner` is missing",
+                     "e.g. bid: {by: N, bid: proposal, partner: S}")
+    return out
 
 
 # Which top-level key names the Dummy hands, for each game that has them.

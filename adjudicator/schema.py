@@ -37,7 +37,20 @@ TYPES = {
     "name-counts": "a mapping of player's name to number, e.g. {Ames: 3, Brown: 1}",
     "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
+    "bid": "a mapping: by (the bidder's seat), bid (what he undertook), and partner (Solo Whist: the "
+           "player who accepted a proposal)",
 }
+# The bids of each game that has them (top-level `bid`), as the exceptions of the American code and
+# Foster's descriptions name them. Misères and spreads undertake to lose every trick (a little misère
+# or spread after discarding a card); the others, to win the number named.
+BIDS: dict[str, tuple[str, ...]] = {
+    "boston": ("five-tricks", "six-tricks", "seven-tricks", "eight-tricks", "nine-tricks", "ten-tricks",
+               "eleven-tricks", "twelve-tricks", "thirteen-tricks", "little-misere", "grand-misere",
+               "little-spread", "grand-spread", "misere-partout"),
+    "solo-whist": ("proposal", "solo", "misere", "abundance", "spread", "abundance-declared"),
+    "cayenne": ("suit", "grand", "nullo"),
+}
+MISERES = frozenset({"little-misere", "grand-misere", "little-spread", "grand-spread", "misere", "spread"})
 
 
 class Field:
@@ -92,8 +105,9 @@ VOID = F("void", "suits", "suits of which the player held no card at that moment
 # Top-level keys of an incident (and of a case file, which adds `name` and `expected`).
 # --------------------------------------------------------------------------------------------
 TOP = (
-    F("game", "text", "the game: whist, dummy or double-dummy", required=True,
-      choices=("whist", "dummy", "double-dummy")),
+    F("game", "text", "the game: whist, dummy, double-dummy, boston, cayenne, solo-whist or piquet "
+      "(`adjudicator codes` lists every game)", required=True,
+      choices=("whist", "dummy", "double-dummy", "boston", "cayenne", "solo-whist", "piquet")),
     F("code", "text", "the code of laws; the game's default when omitted (`adjudicator codes` lists them)"),
     F("name", "text", "case files only: a sentence stating the ruling the case proves"),
     F("expected", "text", "case files only: the rulings expected (see the section on case files)"),
@@ -106,6 +120,14 @@ TOP = (
       "and is played by his partner; a card from it is written `by:` that seat"),
     F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
       "one on each side, e.g. [N, E]; each is played by its partner"),
+    F("bid", "bid", "games boston, solo-whist and cayenne: the bid that won (or the declaration) and who made "
+      "it, e.g. {by: N, bid: seven-tricks} or, in Solo Whist, {by: N, bid: proposal, partner: S}. In "
+      "Boston and Solo Whist the bidder plays alone against the other three (with the acceptor of a "
+      "proposal as his partner): the sides of the hand come from the bid. Boston: five-tricks ... "
+      "thirteen-tricks, little-misere, grand-misere, little-spread, grand-spread, or misere-partout "
+      "(every player passed; no `by`: each plays for himself). Solo Whist: proposal (with `partner`, the "
+      "acceptor), solo, misere, abundance, spread, abundance-declared. Cayenne (the dealer or his "
+      "partner declares): suit, grand, nullo."),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("first-deal-of-rubber", "bool", "this deal is the first of a rubber (Dummy, law I: Dummy deals at the "
       "commencement of each rubber, so `dealer` must then be Dummy's seat)"),
