@@ -689,7 +689,10 @@ def _check_keys(ck: Checker, y: Y, allowed: dict, what: str):
             raise ck.err(ky, f"unknown key '{shown(key)}' in {what}", hint)
 
 
-def parse(text: str, file: str, allow_case: bool = True) -> Incident:
+def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = None) -> Incident:
+    """`as_game`: read the incident as one of another game ruled by the same book of laws (`compare`:
+    a Boston account under the American whist code); what only its own game has (the bid) is left
+    out, and said so in `inc.left_out`."""
     root = load_text(text, file)
     ck = Checker(file)
     if not isinstance(root.value, dict):
@@ -710,13 +713,13 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
             if k in top:
                 raise ck.err(root.keys[k], f"`{k}` belongs in case files only")
 
-    game = ck.text(top["game"], "game").strip().lower()
+    game = as_game or ck.text(top["game"], "game").strip().lower()
     games = registry.games()
     if game not in games:
         close = suggest(game, games)
         raise ck.err(top["game"], f"unknown game '{shown(game)}'",
                      f"did you mean '{close}'?" if close else f"known games: {', '.join(games)}")
-    if "code" in top:
+    if "code" in top and as_game is None:
         code = ck.text(top["code"], "code").strip().lower()
         codes = registry.codes_of(game)
         if code not in codes:
@@ -759,7 +762,10 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     dummies = _dummies(ck, root, game)
     if dummies:
         out["dummies"] = dummies
-    if "bid" in top:
+    left_out = []
+    if "bid" in top and as_game is not None and as_game not in schema.BIDS:
+        left_out.append("bid")
+    elif "bid" in top:
         out["bid"] = _bid(ck, top["bid"], game)
     if "dealer" in top:
         out["dealer"] = ck.seat(top["dealer"], "dealer")
@@ -808,7 +814,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     events = parse_events(ck, top["events"])
     inc = Incident(file=file, game=game, code=code, top=out, events=events,
                    players=players, candidates=candidates)
-    inc.code_given = "code" in top
+    inc.code_given = "code" in top and as_game is None
+    inc.left_out = left_out
     inc.hand_lines = hand_lines
     inc.key_lines = {k: top[k].line for k in top}
     if "name" in top:
@@ -960,6 +967,6 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
     return out
 
 
-def load(path: str, stdin_text: str | None = None, allow_case: bool = True) -> Incident:
+def load(path: str, stdin_text: str | None = None, allow_case: bool = True, as_game: str | None = None) -> Incident:
     text, name = read_source(path, stdin_text)
-    return parse(text, name, allow_case)
+    return parse(text, name, allow_case, as_game)
