@@ -850,14 +850,17 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
         raise ck.err(y, "bid needs `by`: the seat of the player who made it", "e.g. bid: {by: N, bid: "
                      + bids[0] + "}")
     out["by"] = ck.seat(m["by"], "bid.by")
+    partnered = schema.PARTNER_BIDS.get(game, frozenset())
     if "partner" in m:
-        if out["bid"] != "proposal":
+        if out["bid"] not in partnered:
             raise ck.err(m["partner"], f"bid: a {out['bid']} is played alone: there cannot be two single "
-                         "players, nor a partner to one", "only a proposal (Solo Whist) is accepted by a partner")
+                         "players, nor a partner to one",
+                         "only a proposal (Solo Whist) or a bid of tricks (Boston de Fontainebleau) is "
+                         "played with a partner")
         out["partner"] = ck.seat(m["partner"], "bid.partner")
         if out["partner"] == out["by"]:
-            raise ck.err(m["partner"], "bid: the player who accepts a proposal is another than the proposer",
-                         "name the acceptor's seat")
+            raise ck.err(m["partner"], "bid: the bidder's partner is another player than the bidder",
+                         "name the partner's seat")
     elif out["bid"] == "proposal":
         raise ck.err(y, "bid: a proposal is played with the player who accepted it: `partner` is missing",
                      "e.g. bid: {by: N, bid: proposal, partner: S}")

@@ -279,6 +279,9 @@ class Narrator:
         if what == "proposal":
             return f"{self.seat(bid['by'])} proposes and {self.seat(bid['partner'])} accepts: they play together " \
                    "against the other two"
+        if "partner" in bid:
+            return f"{self.seat(bid['by'])} bids {words} and {self.seat(bid['partner'])} joins him as his partner: " \
+                   "they play together against the other two"
         if self.inc.game == "cayenne":
             return f"{self.seat(bid['by'])} declares {words}"
         return f"{self.seat(bid['by'])} bids {words} and plays alone against the other three"

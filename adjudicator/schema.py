@@ -49,6 +49,16 @@ BIDS: dict[str, tuple[str, ...]] = {
                "little-spread", "grand-spread", "misere-partout"),
     "solo-whist": ("proposal", "solo", "misere", "abundance", "spread", "abundance-declared"),
     "cayenne": ("suit", "grand", "nullo"),
+    "boston-de-fontainebleau": ("five-tricks", "six-tricks", "little-misere", "seven-tricks", "piccolissimo",
+                                "eight-tricks", "grand-misere", "nine-tricks", "little-spread", "ten-tricks",
+                                "grand-spread", "eleven-tricks", "twelve-tricks", "thirteen-tricks", "spread-slam",
+                                "misere-partout"),
+}
+# The bids a partner may join, by game: in Solo Whist a proposal is played with its acceptor (and
+# must be); in Boston de Fontainebleau the successful bidder of tricks may call for a partner.
+PARTNER_BIDS: dict[str, frozenset] = {
+    "solo-whist": frozenset({"proposal"}),
+    "boston-de-fontainebleau": frozenset(b for b in BIDS["boston-de-fontainebleau"] if b.endswith("-tricks")),
 }
 MISERES = frozenset({"little-misere", "grand-misere", "little-spread", "grand-spread", "misere", "spread"})
 
@@ -120,14 +130,15 @@ TOP = (
       "and is played by his partner; a card from it is written `by:` that seat"),
     F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
       "one on each side, e.g. [N, E]; each is played by its partner"),
-    F("bid", "bid", "games boston, solo-whist and cayenne: the bid that won (or the declaration) and who made "
+    F("bid", "bid", "games boston, solo-whist, cayenne and boston-de-fontainebleau: the bid that won (or the declaration) and who made "
       "it, e.g. {by: N, bid: seven-tricks} or, in Solo Whist, {by: N, bid: proposal, partner: S}. In "
       "Boston and Solo Whist the bidder plays alone against the other three (with the acceptor of a "
       "proposal as his partner): the sides of the hand come from the bid. Boston: five-tricks ... "
       "thirteen-tricks, little-misere, grand-misere, little-spread, grand-spread, or misere-partout "
       "(every player passed; no `by`: each plays for himself). Solo Whist: proposal (with `partner`, the "
       "acceptor), solo, misere, abundance, spread, abundance-declared. Cayenne (the dealer or his "
-      "partner declares): suit, grand, nullo."),
+      "partner declares): suit, grand, nullo. Boston de Fontainebleau: Boston's, with piccolissimo and "
+      "spread-slam, and `partner` for a bid of tricks when the bidder calls for a partner."),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("first-deal-of-rubber", "bool", "this deal is the first of a rubber (Dummy, law I: Dummy deals at the "
       "commencement of each rubber, so `dealer` must then be Dummy's seat)"),
