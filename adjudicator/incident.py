@@ -855,8 +855,8 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
         if out["bid"] not in partnered:
             raise ck.err(m["partner"], f"bid: a {out['bid']} is played alone: there cannot be two single "
                          "players, nor a partner to one",
-                         "only a proposal (Solo Whist) or a bid of tricks (Boston de Fontainebleau) is "
-                         "played with a partner")
+                         (f"in {game} a partner joins only: {', '.join(sorted(partnered))}" if partnered
+                          else f"in {game} no bid is played with a partner"))
         out["partner"] = ck.seat(m["partner"], "bid.partner")
         if out["partner"] == out["by"]:
             raise ck.err(m["partner"], "bid: the bidder's partner is another player than the bidder",

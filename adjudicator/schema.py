@@ -53,12 +53,16 @@ BIDS: dict[str, tuple[str, ...]] = {
                                 "eight-tricks", "grand-misere", "nine-tricks", "little-spread", "ten-tricks",
                                 "grand-spread", "eleven-tricks", "twelve-tricks", "thirteen-tricks", "spread-slam",
                                 "misere-partout"),
+    "french-boston": ("simple-in-petite", "simple-in-belle", "petite-independence", "petite-misere",
+                      "grand-independence", "grand-misere", "misere-des-quatre-as", "neuf", "neuf-en-petite",
+                      "neuf-en-belle", "petite-misere-sur-table", "grand-misere-sur-table"),
 }
 # The bids a partner may join, by game: in Solo Whist a proposal is played with its acceptor (and
 # must be); in Boston de Fontainebleau the successful bidder of tricks may call for a partner.
 PARTNER_BIDS: dict[str, frozenset] = {
     "solo-whist": frozenset({"proposal"}),
     "boston-de-fontainebleau": frozenset(b for b in BIDS["boston-de-fontainebleau"] if b.endswith("-tricks")),
+    "french-boston": frozenset({"simple-in-petite", "simple-in-belle"}),
 }
 MISERES = frozenset({"little-misere", "grand-misere", "little-spread", "grand-spread", "misere", "spread"})
 
@@ -130,7 +134,7 @@ TOP = (
       "and is played by his partner; a card from it is written `by:` that seat"),
     F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
       "one on each side, e.g. [N, E]; each is played by its partner"),
-    F("bid", "bid", "games boston, solo-whist, cayenne and boston-de-fontainebleau: the bid that won (or the declaration) and who made "
+    F("bid", "bid", "games boston, solo-whist, cayenne, boston-de-fontainebleau and french-boston: the bid that won (or the declaration) and who made "
       "it, e.g. {by: N, bid: seven-tricks} or, in Solo Whist, {by: N, bid: proposal, partner: S}. In "
       "Boston and Solo Whist the bidder plays alone against the other three (with the acceptor of a "
       "proposal as his partner): the sides of the hand come from the bid. Boston: five-tricks ... "
@@ -138,7 +142,10 @@ TOP = (
       "(every player passed; no `by`: each plays for himself). Solo Whist: proposal (with `partner`, the "
       "acceptor), solo, misere, abundance, spread, abundance-declared. Cayenne (the dealer or his "
       "partner declares): suit, grand, nullo. Boston de Fontainebleau: Boston's, with piccolissimo and "
-      "spread-slam, and `partner` for a bid of tricks when the bidder calls for a partner."),
+      "spread-slam, and `partner` for a bid of tricks when the bidder calls for a partner. French Boston: "
+      "simple-in-petite, simple-in-belle (with `partner` when the demand is accepted), petite-independence, "
+      "petite-misere, grand-independence, grand-misere, misere-des-quatre-as, neuf, neuf-en-petite, "
+      "neuf-en-belle, petite-misere-sur-table, grand-misere-sur-table."),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("first-deal-of-rubber", "bool", "this deal is the first of a rubber (Dummy, law I: Dummy deals at the "
       "commencement of each rubber, so `dealer` must then be Dummy's seat)"),

@@ -21,9 +21,10 @@ CODES = {
 }
 
 # Codes whose games issue 12 made rulable on the American code (Chinese Whist: "PENALTIES ... are
-# the same as at Whist"; Boston de Fontainebleau: "... the same as at Boston"); the others carry their
+# the same as at Whist"; Boston de Fontainebleau: "... the same as at Boston"; French Boston: "Other
+# irregularities are governed by the same laws as in Boston"); the others carry their
 # texts only.
-RULABLE = {"chinese-whist", "boston-de-fontainebleau"}
+RULABLE = {"chinese-whist", "boston-de-fontainebleau", "french-boston"}
 
 # The provisions the brief names, by code; each must be present.
 NAMED = {

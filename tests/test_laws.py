@@ -166,10 +166,12 @@ PARAGRAPHS_REMAINING = {
     ("boston-de-fontainebleau", "bidding.must-play"): "the incident has no bidding events yet",
     ("boston-de-fontainebleau", "bidding.once-passed"): "the incident has no bidding events yet",
     ("boston-de-fontainebleau", "bidding.play-or-pay"): "the incident has no bidding events yet",
+    ("french-boston", "bidding.accepting"): "the incident has no bidding events yet",
+    ("french-boston", "bidding.over-called"): "the incident has no bidding events yet",
 }
 
 
-@pytest.mark.parametrize("code", ["chinese-whist", "boston-de-fontainebleau"])
+@pytest.mark.parametrize("code", ["chinese-whist", "boston-de-fontainebleau", "french-boston"])
 def test_every_paragraph_of_a_game_ruled_on_the_american_code_is_exercised_or_marked(code):
     """A game whose own description sends its penalties to whist's (issue 12): each paragraph of it
     is cited by its rules and exercised by a case, or marked `adjudication: none` with the reason."""
