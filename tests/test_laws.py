@@ -120,8 +120,6 @@ EXCEPTIONS_REMAINING = {
                                    "whist/table.lp that an exception cannot yet lift",
     "16.boston-cayenne": "stopping a deal out of turn before the last card: the events do not mark the last "
                          "card dealt (law 16's closing at the first play stands)",
-    "21.boston-solo-whist": "how an exposed card is called in Boston and Solo Whist (not to ruff; played or "
-                            "not, highest or lowest, when its suit is led)",
     "bidding": "a bid made in error and corrected, over-calls: the incident has no bidding events yet",
 }
 
