@@ -934,11 +934,13 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
             raise ck.err(kname, f"unknown event '{shown(name)}'",
                          f"did you mean '{close}'?" if close else "`adjudicator events` lists the events")
         own = schema.GAME_EVENTS.get(ck.game)
-        if (own is not None and name not in own) or (own is None and name in schema.ONLY_FOR):
+        shared = schema.EVENT_GAMES.get(name)
+        if (own is not None and name not in own) or (own is None and name in schema.ONLY_FOR
+                                                       and (shared is None or ck.game not in shared)):
             allowed = sorted(own) if own is not None else None
             raise ck.err(kname, f"'{shown(name)}' is not an event of {ck.game}",
                          f"the events of {ck.game}: {', '.join(allowed)}" if allowed else
-                         f"it is an event of {schema.ONLY_FOR[name]}")
+                         f"it is an event of {', '.join(sorted(shared)) if shared else schema.ONLY_FOR[name]}")
         fields: dict[str, Any] = {}
         if body.value is None:
             body_map: dict[str, Y] = {}

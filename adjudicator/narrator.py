@@ -84,6 +84,10 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "demand": "{by} demands {remedy}[, {suit}][, the {card}][, {call}][, from {from}]",
     "decline": "{by} declines {remedy}[, the {card}]",
     "consult": "{by} consult",
+    # Boston, Solo Whist: the bidding
+    "make-bid": "{by} bids {bid}",
+    "correct-bid": "{by} corrects his bid[ to {bid}]",
+    "pass": "{by} passes",
     # piquet
     "discard": "{by} discards[ {cards}]",
     "leave-cards": "{by} declares that he leaves {count} of his cards in the stock",

@@ -456,6 +456,20 @@ event("reply", G, "The adversary replies to the last call: good, not good, or eq
 event("correct-call", G, "A player corrects his last call (a miscall), naming what he holds.",
       [BY], "- correct-call: {by: elder}", [])
 
+# Boston, Solo Whist and the Boston family: the bidding ---------------------------------------
+G = "Boston and Solo Whist: the bidding"
+_ALL_BIDS = tuple(dict.fromkeys(b for game in ("boston", "solo-whist", "boston-de-fontainebleau", "french-boston")
+                                for b in BIDS[game]))
+event("make-bid", G, "A player makes a bid in the auction (the bid that won, and who plays it, is the "
+      "top-level `bid`). The American code's paragraph on bidding: \"any player making a bid must stand "
+      "by it, and either play or pay\".",
+      [BY, F("bid", "text", "what he bids, in his game's words (see `bid`)", required=True, choices=_ALL_BIDS)],
+      "- make-bid: {by: N, bid: seven-tricks}", [])
+event("correct-bid", G, "A player corrects a bid he made in error, naming the bid he meant.",
+      [BY, F("bid", "text", "the bid he meant", choices=_ALL_BIDS)],
+      "- correct-bid: {by: N, bid: eight-tricks}", [])
+event("pass", G, "A player passes in the auction.", [BY], "- pass: {by: E}", [])
+
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
 # games named). The rules of a game read only its own.
@@ -466,6 +480,11 @@ GAME_EVENTS: dict[str, frozenset] = {
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
+# Events of several games (the bidding of the Boston family): refused in any other game's incident.
+EVENT_GAMES: dict[str, frozenset] = {
+    e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})
+    for e in ("make-bid", "correct-bid", "pass")}
+ONLY_FOR.update({e: "boston" for e in EVENT_GAMES})      # (the game its example is written in)
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 
