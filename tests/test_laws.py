@@ -112,10 +112,8 @@ def test_every_piquet_law_the_rules_cite_is_exercised_by_a_case():
 # Paragraphs for Boston, Cayenne and Solo Whist not yet encoded (issue 12): each with why. A
 # paragraph leaves this list when it is encoded and a case exercises it.
 EXCEPTIONS_REMAINING = {
-    "2.boston-solo-whist": "forming a Boston or Solo Whist table (no partners from the cut; the two highest "
-                           "sit opposite) needs its own rules beside whist's laws 2-4",
     "5.boston-cayenne-solo-whist": "a new table at the end of each game, no preference for those in: "
-                                   "forming the table, as above",
+                                   "whist/table.lp's cutting out by games played would need lifting",
     "6.boston-cayenne-solo-whist": "law 6 not applying: its loss of the right to enter is a void in "
                                    "whist/table.lp that an exception cannot yet lift",
     "16.boston-cayenne": "stopping a deal out of turn before the last card: the events do not mark the last "
