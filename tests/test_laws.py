@@ -114,8 +114,6 @@ def test_every_piquet_law_the_rules_cite_is_exercised_by_a_case():
 EXCEPTIONS_REMAINING = {
     "5.boston-cayenne-solo-whist": "a new table at the end of each game, no preference for those in: "
                                    "whist/table.lp's cutting out by games played would need lifting",
-    "6.boston-cayenne-solo-whist": "law 6 not applying: its loss of the right to enter is a void in "
-                                   "whist/table.lp that an exception cannot yet lift",
     "16.boston-cayenne": "stopping a deal out of turn before the last card: the events do not mark the last "
                          "card dealt (law 16's closing at the first play stands)",
 }
