@@ -121,6 +121,14 @@ def build(inc: Incident) -> list[Symbol]:
         out.append(Function("start", [Number(k), SEAT[leader]]))
     for seat, cards in top.get("hands", {}).items():
         out.extend(Function("dealt", [SEAT[seat], card(c)]) for c in cards)
+    partie = top.get("partie")
+    if partie:
+        for k, scores in enumerate(partie["deals"], start=1):
+            out.extend(Function("partie_deal", [Number(k), SEAT[seat], Number(n)])
+                       for seat, n in scores.items())
+        out.append(Function("partie_given", [Number(len(partie["deals"]))]))
+        if partie["four_deals"]:
+            out.append(Function("partie_of_four_deals"))
     for name in top.get("candidates", []):
         out.append(Function("candidate", [String(name)]))
     for name, n in top.get("games_played", {}).items():

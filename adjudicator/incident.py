@@ -802,6 +802,8 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
             hands[seat] = ck.cards(v, f"hands.{k}")
             hand_lines[seat] = top["hands"].keys[k].line
         out["hands"] = hands
+    if "partie" in top:
+        out["partie"] = _partie(ck, top["partie"], game)
     if "games-played" in top:
         m = ck.mapping(top["games-played"], "games-played")
         gp, seen = {}, {}
@@ -865,6 +867,48 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
         raise ck.err(y, "bid: a proposal is played with the player who accepted it: `partner` is missing",
                      "e.g. bid: {by: N, bid: proposal, partner: S}")
     return out
+
+
+def _partie(ck: Checker, y: Y, game: str) -> dict:
+    """`partie: {deals: [{elder: 42, younger: 17}, ...], four-deals: true}`: piquet's partie so far.
+
+    Each deal gives both players' scores, by seat or by name (the players as they sit in this
+    incident's deal); the rules reckon the partie from them (laws 71-73)."""
+    if game != "piquet":
+        raise ck.err(y, f"partie: only a piquet incident has a partie (this is {game})",
+                     "remove `partie`, or write `game: piquet`")
+    m = ck.mapping(y, "partie")
+    _check_keys(ck, y, {"deals": None, "four-deals": None}, "partie")
+    if "deals" not in m:
+        raise ck.err(y, "partie needs `deals`: the scores of the deals already played",
+                     "e.g. partie: {deals: [{elder: 42, younger: 17}]}")
+    deals_y = m["deals"]
+    if not isinstance(deals_y.value, list):
+        raise ck.err(deals_y, "partie.deals: expected a list of deals, each {player: score, ...}",
+                     "e.g. deals: [{elder: 42, younger: 17}, {elder: 8, younger: 30}]")
+    seats = list(registry.table(game).seats)
+    deals = []
+    for i, d in enumerate(deals_y.value, start=1):
+        what = f"partie.deals[{i}]"
+        dm = ck.mapping(d, what)
+        scores, seen = {}, {}
+        for k, v in dm.items():
+            seat = ck.seat(d.keys[k], what)
+            ck.once(seen, seat, d.keys[k], what, "player")
+            scores[seat] = ck.integer(v, f"{what}.{k}", 0, 10_000)
+        missing = [x for x in seats if x not in scores]
+        if missing:
+            who = [f"{ck.players[x]} ({x})" if x in ck.players else x for x in missing]
+            raise ck.err(d, f"{what}: no score for {', '.join(who)}",
+                         "give both players' scores in each deal, e.g. {elder: 42, younger: 0}")
+        deals.append(scores)
+    if len(deals) > 8:
+        raise ck.err(deals_y, f"partie.deals: {len(deals)} deals; a partie has six, and at most two "
+                     "more after a tie (law 71)", "give the deals of one partie")
+    four = False
+    if "four-deals" in m:
+        four = ck.value(schema.Field("four-deals", "bool", ""), m["four-deals"], "partie.four-deals")
+    return {"deals": deals, "four_deals": four}
 
 
 # Which top-level key names the Dummy hands, for each game that has them.

@@ -90,6 +90,11 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "pass": "{by} passes",
     # piquet
     "discard": "{by} discards[ {cards}]",
+    "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
+    "take-up-hand": "{by} takes up his cards",
+    "correct-count": "{by} proves an error in the count of {player}'s hand and asks that it be rectified",
+    "see-next-hand": "{by} sees his hand of the next deal",
+    "scores-differ": "the written scores differ on {player}'s score for his hand",
     "leave-cards": "{by} declares that he leaves {count} of his cards in the stock",
     "take-up-stock": "{by} handles the card at place {position} of the stock[ ({how})]",
     "announce-carte-blanche": "{by} tells his adversary that he has carte blanche",
@@ -265,6 +270,13 @@ class Narrator:
             out.append(sentence(f"{top['trump']} are trumps"))
         if "score" in top:
             out.append(sentence("The score: " + self.value("side-scores", top["score"])))
+        if "partie" in top:
+            deals = top["partie"]["deals"]
+            told = "; ".join(f"deal {k}, " + _and([f"{self.seat(x)} {n}" for x, n in d.items()])
+                             for k, d in enumerate(deals, start=1))
+            kind = "a partie of four deals" if top["partie"]["four_deals"] else "the partie"
+            out.append(sentence(f"The scores in {kind} so far: {told}" if deals
+                                else f"This is the first deal of {kind}"))
         if "start" in top:
             trick, leader = top["start"]
             out.append(sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))

@@ -35,6 +35,9 @@ TYPES = {
     "players": "a mapping of seat to name, e.g. {N: Ames, E: Brown, S: Clark, W: Dodd}",
     "hands": "a mapping of seat to the list of cards dealt to that seat",
     "name-counts": "a mapping of player's name to number, e.g. {Ames: 3, Brown: 1}",
+    "partie": "piquet: a mapping with `deals`, the list of the deals already played in this partie, each "
+              "a mapping of player (seat or name) to his score in it, e.g. {elder: 42, younger: 17}; and "
+              "`four-deals: true` for the partie of four deals by agreement (law 71, note)",
     "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
     "bid": "a mapping: by (the bidder's seat), bid (what he undertook), and partner (Solo Whist: the "
@@ -154,6 +157,8 @@ TOP = (
     F("rubber", "side-games", "the games each side has won in this rubber before this hand, each by its value: "
       "e.g. {N-S: [2], E-W: []} (N-S have won a double)"),
     F("start", "start", "where the events begin, when not at the deal: e.g. {trick: 5, leader: W}"),
+    F("partie", "partie", "game piquet only: the scores of the deals already played in this partie; the "
+      "ruling then reckons the partie (laws 71-73), this deal included when it is scored"),
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what)"),
     F("events", "text", "what happened, in order: a list of events (below)", required=True),
     F("unknown", "text", "facts nobody can now establish, each a mapping: `{event: N, field: F}` (optionally "
@@ -219,11 +224,13 @@ event("permit", G, "Players give a player leave to do what needs their consent: 
       "- permit: {by: N-S, player: W}")
 event("deal", G, "The deal begins.",
       [BY_OPT_DEALER,
-       F("pack", "text", "whose pack he dealt with", choices=("own", "adversaries")),
+       F("pack", "text", "whose pack he dealt with; at piquet, `wrong`: not the pack for this deal (law 15)",
+         choices=("own", "adversaries", "wrong")),
        F("uncut", "bool", "he dealt without having the pack cut")],
       "- deal: {by: W}", ["13", "16", "17.I"])
 event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
       [BY_OPT_DEALER,
+       F("cards", "int", "piquet (laws 10, 12): how many cards were dealt wrongly, if more than one"),
        F("how", "text", "what the error was: two cards at once, two cards to the same hand, or any other "
          "break in dealing one at a time in rotation from the dealer's left",
          choices=("two-at-once", "same-hand", "out-of-rotation"))],
@@ -359,7 +366,8 @@ event("bystander-remark", G,
       "A bystander (one not playing) makes a remark that draws a player's attention to something.",
       [F("bystander", "text", "the bystander's name, for the reader"),
        F("about", "text", "what it drew attention to: an oversight affecting the score, or anything else",
-         required=True, choices=("score", "other"))],
+         required=True, choices=("score", "other")),
+       F("prejudiced", "seat", "piquet (law 78): the player whose interest the remark prejudicially affected")],
       "- bystander-remark: {bystander: Ellis, about: score}", [])
 event("end-of-hand", G, "The hand has been played out.",
       [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}")],
@@ -427,7 +435,8 @@ event("take-up-stock", G,
       "A player exposes or takes up a card of the stock, counted from the top (1) to the bottom (8): the "
       "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
       [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True),
-       F("how", "text", "took it up (when omitted) or only exposed it", choices=("take-up", "expose"))],
+       F("how", "text", "took it up (when omitted), only exposed it, or took it up and mixed it with his hand "
+         "(laws 28, 29)", choices=("take-up", "expose", "mix"))],
       "- take-up-stock: {by: younger, position: 1}", [])
 event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
       [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}", [])
@@ -455,6 +464,22 @@ event("reply", G, "The adversary replies to the last call: good, not good, or eq
       "- reply: {by: younger, answer: good}", [])
 event("correct-call", G, "A player corrects his last call (a miscall), naming what he holds.",
       [BY], "- correct-call: {by: elder}", [])
+event("expose-in-dealing", G, "The dealer exposes a card in dealing: one of his adversary's, of the stock, "
+      "or of his own (law 13).",
+      [BY, CARD_OPT, F("whose", "text", "whose card it was", required=True,
+                       choices=("adversary", "stock", "his-own"))],
+      "- expose-in-dealing: {by: younger, card: QS, whose: adversary}", [])
+event("correct-count", G, "A player proves an error in counting a hand and asks that it be rectified (law 70).",
+      [BY, F("player", "seat", "whose count of his hand was wrong", required=True)],
+      "- correct-count: {by: younger, player: elder}", [])
+event("see-next-hand", G, "A player sees his hand of the next deal (law 70's time limit).",
+      [BY], "- see-next-hand: {by: elder}", [])
+event("scores-differ", G, "The two written scores differ on what a player scored for his hand (law 74).",
+      [F("player", "seat", "whose hand's score the written scores differ on", required=True)],
+      "- scores-differ: {player: elder}", [])
+event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
+      "has taken up his hand\").",
+      [BY], "- take-up-hand: {by: elder}", [])
 
 # Boston, Solo Whist and the Boston family: the bidding ---------------------------------------
 G = "Boston and Solo Whist: the bidding"
@@ -476,7 +501,10 @@ EVENTS: dict[str, Event] = {e.name: e for e in _E}
 GAME_EVENTS: dict[str, frozenset] = {
     "piquet": frozenset({"discard", "leave-cards", "take-up-stock", "announce-carte-blanche", "call", "reply",
                          "retake-discard", "show-call",
-                         "correct-call", "lead", "play", "demand", "decline", "wrong-number"}),
+                         "correct-call", "lead", "play", "demand", "decline", "wrong-number",
+                         "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
+                         "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
+                         "see-next-hand", "scores-differ"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}

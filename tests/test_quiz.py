@@ -11,7 +11,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import compare, engine, incident, progress, quiz, ruling
+from adjudicator import compare, engine, incident, progress, quiz, registry, ruling
 from adjudicator.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -204,7 +204,8 @@ def _first(seed=5, **kw):
 def _wrong(q):
     if q.options:
         return next(quiz.LETTERS[i] for i in range(len(q.options)) if not quiz.grade(q, quiz.LETTERS[i]).right)
-    return "N, E, S, W" if sorted(q.answer) != ["E", "N", "S", "W"] else "nobody"
+    seats = list(registry.table(q.game).seats)      # the question's game's seats, not whist's alone
+    return ", ".join(seats) if sorted(q.answer) != sorted(seats) else "nobody"
 
 
 def _right(q):
