@@ -112,8 +112,6 @@ def test_every_piquet_law_the_rules_cite_is_exercised_by_a_case():
 # Paragraphs for Boston, Cayenne and Solo Whist not yet encoded (issue 12): each with why. A
 # paragraph leaves this list when it is encoded and a case exercises it.
 EXCEPTIONS_REMAINING = {
-    "5.boston-cayenne-solo-whist": "a new table at the end of each game, no preference for those in: "
-                                   "whist/table.lp's cutting out by games played would need lifting",
     "16.boston-cayenne": "stopping a deal out of turn before the last card: the events do not mark the last "
                          "card dealt (law 16's closing at the first play stands)",
 }
