@@ -24,18 +24,30 @@ def _shape(items: list[dict]) -> list[tuple]:
     return sorted((tuple(i["may_exact"]), i["status"], i["choice"]) for i in items)
 
 
+def _same_book(code: str, other: str) -> bool:
+    """Whether two codes read one book of laws (Boston's code is the American whist code with
+    Foster's exceptions for Boston): an incident of one game may then be ruled under the other."""
+    return registry.code_info(code).get("laws") == registry.code_info(other).get("laws")
+
+
 def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
     first = incident.load(path, stdin_text)
     for code in codes:
         info = registry.code_info(code)
-        if info["game"] != first.game:
+        if info["game"] != first.game and not _same_book(code, first.code):
             raise InputError(f"'{code}' is a code of {info['game']}, not of {first.game}",
                              first.file, hint="codes of " + first.game + ": "
-                             + ", ".join(registry.codes_of(first.game)))
+                             + ", ".join(registry.codes_of(first.game))
+                             + " (or of a game ruled by the same book of laws)")
     results: dict[str, dict] = {}
     errors: dict[str, dict] = {}
+    left_out: dict[str, list] = {}
     for code in codes:
-        inc = incident.load(path, stdin_text)
+        game = registry.code_info(code)["game"]
+        # the same account, read as one of the code's own game (the bid left out where it has none)
+        inc = incident.load(path, stdin_text, as_game=game if game != first.game else None)
+        if getattr(inc, "left_out", None):
+            left_out[code] = inc.left_out
         inc.code = code
         try:
             results[code] = ruling.build(inc, engine.solve(inc))
@@ -71,7 +83,7 @@ def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
                      "codes": per})
     return {"file": first.file, "game": first.game, "codes": codes, "players": first.players,
             "comparison": rows, "differences": sum(1 for r in rows if r["differs"]),
-            "errors": errors, "rulings": results}
+            "errors": errors, "rulings": results, "left_out": left_out}
 
 
 def render(result: dict) -> str:
@@ -81,6 +93,10 @@ def render(result: dict) -> str:
     width = max(len(c) for c in codes)
     lines = _wrap(f"{result['file']}: ruled under {', '.join(codes)}", "", "  ")
     lines.append("")
+    for code, keys in (result.get("left_out") or {}).items():
+        lines += _wrap(f"{code}: the account read without {', '.join('`' + k + '`' for k in keys)}, "
+                       f"which its game does not have", "", "  ")
+        lines.append("")
     for code, err in result["errors"].items():
         lines += _wrap(f"{code}: no ruling -- {err['message']}", "", "  ")
         for p in err.get("problems") or []:

@@ -7,7 +7,7 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
     arg(T,Key,Value)  one fact per field value (lists give one fact per element)
     now(N)            the moment after the last event
 the game's table from rules/codes.yaml (seat/1, next/2, seats/1, side/1, side_of/2, other_side/2),
-and the top-level facts game/1, code/1, dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
+and the top-level facts game/1, code/1, contract/1, bidder/1, acceptor/1 (the bid), dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
 score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value).
 """
 from __future__ import annotations
@@ -96,6 +96,13 @@ def build(inc: Incident) -> list[Symbol]:
     top = inc.top
     for seat in top.get("dummies", []):
         out.append(Function("dummy", [SEAT[seat]]))
+    if "bid" in top:        # Boston, Solo Whist, Cayenne: contract/1, bidder/1, acceptor/1
+        bid = top["bid"]
+        out.append(Function("contract", [const(bid["bid"])]))
+        if "by" in bid:
+            out.append(Function("bidder", [SEAT[bid["by"]]]))
+        if "partner" in bid:
+            out.append(Function("acceptor", [SEAT[bid["partner"]]]))
     if "dealer" in top:
         out.append(Function("dealer", [SEAT[top["dealer"]]]))
     if top.get("first_deal_of_rubber"):

@@ -689,7 +689,10 @@ def _check_keys(ck: Checker, y: Y, allowed: dict, what: str):
             raise ck.err(ky, f"unknown key '{shown(key)}' in {what}", hint)
 
 
-def parse(text: str, file: str, allow_case: bool = True) -> Incident:
+def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = None) -> Incident:
+    """`as_game`: read the incident as one of another game ruled by the same book of laws (`compare`:
+    a Boston account under the American whist code); what only its own game has (the bid) is left
+    out, and said so in `inc.left_out`."""
     root = load_text(text, file)
     ck = Checker(file)
     if not isinstance(root.value, dict):
@@ -710,13 +713,13 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
             if k in top:
                 raise ck.err(root.keys[k], f"`{k}` belongs in case files only")
 
-    game = ck.text(top["game"], "game").strip().lower()
+    game = as_game or ck.text(top["game"], "game").strip().lower()
     games = registry.games()
     if game not in games:
         close = suggest(game, games)
         raise ck.err(top["game"], f"unknown game '{shown(game)}'",
                      f"did you mean '{close}'?" if close else f"known games: {', '.join(games)}")
-    if "code" in top:
+    if "code" in top and as_game is None:
         code = ck.text(top["code"], "code").strip().lower()
         codes = registry.codes_of(game)
         if code not in codes:
@@ -759,6 +762,11 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     dummies = _dummies(ck, root, game)
     if dummies:
         out["dummies"] = dummies
+    left_out = []
+    if "bid" in top and as_game is not None and as_game not in schema.BIDS:
+        left_out.append("bid")
+    elif "bid" in top:
+        out["bid"] = _bid(ck, top["bid"], game)
     if "dealer" in top:
         out["dealer"] = ck.seat(top["dealer"], "dealer")
     if "trump" in top:
@@ -808,7 +816,8 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
     events = parse_events(ck, top["events"])
     inc = Incident(file=file, game=game, code=code, top=out, events=events,
                    players=players, candidates=candidates)
-    inc.code_given = "code" in top
+    inc.code_given = "code" in top and as_game is None
+    inc.left_out = left_out
     inc.hand_lines = hand_lines
     inc.key_lines = {k: top[k].line for k in top}
     if "name" in top:
@@ -819,6 +828,45 @@ def parse(text: str, file: str, allow_case: bool = True) -> Incident:
         inc.expected = top["expected"]
         inc.expected_pos = (top["expected"].line, top["expected"].col)
     return inc
+
+
+def _bid(ck: Checker, y: Y, game: str) -> dict:
+    """The bid of a Boston, Solo Whist or Cayenne hand: {by, bid, partner}. Refused in another game,
+    and where it cannot be: a bid unknown to the game, two single players (a partner to a bid played
+    alone, or the bidder his own partner), a Misère Partout with a bidder."""
+    bids = schema.BIDS.get(game)
+    if bids is None:
+        raise ck.err(y, f"`bid` is not a key of the game {game}",
+                     "a bid belongs to the games " + ", ".join(schema.BIDS) + "; remove `bid`")
+    m = ck.mapping(y, "bid")
+    _check_keys(ck, y, {"by": None, "bid": None, "partner": None}, "bid")
+    if "bid" not in m:
+        raise ck.err(y, "bid needs `bid`: what was undertaken", f"the bids of {game}: {', '.join(bids)}")
+    out = {"bid": ck.choice(m["bid"], "bid.bid", bids)}
+    if out["bid"] == "misere-partout":
+        if "by" in m or "partner" in m:
+            raise ck.err(y, "bid: Misère Partout is played when no one bids: it has no bidder and no partner",
+                         "write bid: {bid: misere-partout}")
+        return out
+    if "by" not in m:
+        raise ck.err(y, "bid needs `by`: the seat of the player who made it", "e.g. bid: {by: N, bid: "
+                     + bids[0] + "}")
+    out["by"] = ck.seat(m["by"], "bid.by")
+    partnered = schema.PARTNER_BIDS.get(game, frozenset())
+    if "partner" in m:
+        if out["bid"] not in partnered:
+            raise ck.err(m["partner"], f"bid: a {out['bid']} is played alone: there cannot be two single "
+                         "players, nor a partner to one",
+                         (f"in {game} a partner joins only: {', '.join(sorted(partnered))}" if partnered
+                          else f"in {game} no bid is played with a partner"))
+        out["partner"] = ck.seat(m["partner"], "bid.partner")
+        if out["partner"] == out["by"]:
+            raise ck.err(m["partner"], "bid: the bidder's partner is another player than the bidder",
+                         "name the partner's seat")
+    elif out["bid"] == "proposal":
+        raise ck.err(y, "bid: a proposal is played with the player who accepted it: `partner` is missing",
+                     "e.g. bid: {by: N, bid: proposal, partner: S}")
+    return out
 
 
 def _partie(ck: Checker, y: Y, game: str) -> dict:
@@ -930,11 +978,13 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
             raise ck.err(kname, f"unknown event '{shown(name)}'",
                          f"did you mean '{close}'?" if close else "`adjudicator events` lists the events")
         own = schema.GAME_EVENTS.get(ck.game)
-        if (own is not None and name not in own) or (own is None and name in schema.ONLY_FOR):
+        shared = schema.EVENT_GAMES.get(name)
+        if (own is not None and name not in own) or (own is None and name in schema.ONLY_FOR
+                                                       and (shared is None or ck.game not in shared)):
             allowed = sorted(own) if own is not None else None
             raise ck.err(kname, f"'{shown(name)}' is not an event of {ck.game}",
                          f"the events of {ck.game}: {', '.join(allowed)}" if allowed else
-                         f"it is an event of {schema.ONLY_FOR[name]}")
+                         f"it is an event of {', '.join(sorted(shared)) if shared else schema.ONLY_FOR[name]}")
         fields: dict[str, Any] = {}
         if body.value is None:
             body_map: dict[str, Y] = {}
@@ -966,6 +1016,6 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
     return out
 
 
-def load(path: str, stdin_text: str | None = None, allow_case: bool = True) -> Incident:
+def load(path: str, stdin_text: str | None = None, allow_case: bool = True, as_game: str | None = None) -> Incident:
     text, name = read_source(path, stdin_text)
-    return parse(text, name, allow_case)
+    return parse(text, name, allow_case, as_game)

@@ -45,18 +45,29 @@ def citations(code: str) -> set[str]:
     code it makes exceptions to (`base_code`: Dummy's laws are exceptions to the whist code's)."""
     b = book(code)
     out = citations(b["base_code"]) if b.get("base_code") else set()
+    game = registry.code_info(code)["game"]
     for law in b["laws"]:
         out.add(law["id"])
         for c in law.get("clauses", []):
             out.add(f"{law['id']}.{c['id']}")
+        # a game played under another game's code (Boston under the American laws) cites the
+        # exceptions inserted for it ("24.boston")
+        out |= {ex["id"] for ex in law.get("exceptions") or [] if game in (ex.get("games") or [])}
     return out
 
 
 # --- The lookup: every code's laws, their cross-references, where they are encoded and exercised.
 
 def codes() -> list[str]:
-    """Every code that carries law texts (encoded or not), in the order of rules/codes.yaml."""
-    return [c["code"] for c in registry.all_codes() if c.get("laws")]
+    """Every code that carries law texts (encoded or not), in the order of rules/codes.yaml; a code
+    whose book is an earlier code's (Boston, Cayenne and Solo Whist read the American book, where
+    their exceptions are) is that book's, and is not listed again."""
+    out, seen = [], set()
+    for c in registry.all_codes():
+        if c.get("laws") and c["laws"] not in seen:
+            seen.add(c["laws"])
+            out.append(c["code"])
+    return out
 
 
 def law_ids(code: str) -> list[str]:

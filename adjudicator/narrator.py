@@ -84,6 +84,10 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "demand": "{by} demands {remedy}[, {suit}][, the {card}][, {call}][, from {from}]",
     "decline": "{by} declines {remedy}[, the {card}]",
     "consult": "{by} consult",
+    # Boston, Solo Whist: the bidding
+    "make-bid": "{by} bids {bid}",
+    "correct-bid": "{by} corrects his bid[ to {bid}]",
+    "pass": "{by} passes",
     # piquet
     "discard": "{by} discards[ {cards}]",
     "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
@@ -258,6 +262,8 @@ class Narrator:
                                     f"{'is Dummy' if len(seats) == 1 else 'are the Dummies'}"))
         if "dealer" in top:
             out.append(sentence(f"{self.seat(top['dealer'])} is the dealer"))
+        if "bid" in top:
+            out.append(sentence(self.bid(top["bid"])))
         if "trump_card" in top:
             out.append(sentence(f"The {card_words(top['trump_card'])} is turned up: "
                                 f"{top['trump']} are trumps"))
@@ -276,6 +282,26 @@ class Narrator:
             trick, leader = top["start"]
             out.append(sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))
         return out
+
+    BID_WORDS = {"little-misere": "little misère", "grand-misere": "grand misère", "little-spread": "little spread",
+                 "grand-spread": "grand spread", "misere": "misère", "abundance-declared": "abundance declared",
+                 "suit": "a trump suit", "grand": "grand (no trumps)", "nullo": "nullo"}
+
+    def bid(self, bid: dict) -> str:
+        """The bid of a Boston, Solo Whist or Cayenne hand, in words."""
+        what = bid["bid"]
+        if what == "misere-partout":
+            return "No one bid: Misère Partout is played, each for himself"
+        words = self.BID_WORDS.get(what, what.replace("-", " "))
+        if what == "proposal":
+            return f"{self.seat(bid['by'])} proposes and {self.seat(bid['partner'])} accepts: they play together " \
+                   "against the other two"
+        if "partner" in bid:
+            return f"{self.seat(bid['by'])} bids {words} and {self.seat(bid['partner'])} joins him as his partner: " \
+                   "they play together against the other two"
+        if self.inc.game == "cayenne":
+            return f"{self.seat(bid['by'])} declares {words}"
+        return f"{self.seat(bid['by'])} bids {words} and plays alone against the other three"
 
     def tell(self) -> str:
         """The whole account: the setting, then each event in order, as one paragraph."""

@@ -40,7 +40,34 @@ TYPES = {
               "`four-deals: true` for the partie of four deals by agreement (law 71, note)",
     "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
+    "bid": "a mapping: by (the bidder's seat), bid (what he undertook), and partner (Solo Whist: the "
+           "player who accepted a proposal)",
 }
+# The bids of each game that has them (top-level `bid`), as the exceptions of the American code and
+# Foster's descriptions name them. Misères and spreads undertake to lose every trick (a little misère
+# or spread after discarding a card); the others, to win the number named.
+BIDS: dict[str, tuple[str, ...]] = {
+    "boston": ("five-tricks", "six-tricks", "seven-tricks", "eight-tricks", "nine-tricks", "ten-tricks",
+               "eleven-tricks", "twelve-tricks", "thirteen-tricks", "little-misere", "grand-misere",
+               "little-spread", "grand-spread", "misere-partout"),
+    "solo-whist": ("proposal", "solo", "misere", "abundance", "spread", "abundance-declared"),
+    "cayenne": ("suit", "grand", "nullo"),
+    "boston-de-fontainebleau": ("five-tricks", "six-tricks", "little-misere", "seven-tricks", "piccolissimo",
+                                "eight-tricks", "grand-misere", "nine-tricks", "little-spread", "ten-tricks",
+                                "grand-spread", "eleven-tricks", "twelve-tricks", "thirteen-tricks", "spread-slam",
+                                "misere-partout"),
+    "french-boston": ("simple-in-petite", "simple-in-belle", "petite-independence", "petite-misere",
+                      "grand-independence", "grand-misere", "misere-des-quatre-as", "neuf", "neuf-en-petite",
+                      "neuf-en-belle", "petite-misere-sur-table", "grand-misere-sur-table"),
+}
+# The bids a partner may join, by game: in Solo Whist a proposal is played with its acceptor (and
+# must be); in Boston de Fontainebleau the successful bidder of tricks may call for a partner.
+PARTNER_BIDS: dict[str, frozenset] = {
+    "solo-whist": frozenset({"proposal"}),
+    "boston-de-fontainebleau": frozenset(b for b in BIDS["boston-de-fontainebleau"] if b.endswith("-tricks")),
+    "french-boston": frozenset({"simple-in-petite", "simple-in-belle"}),
+}
+MISERES = frozenset({"little-misere", "grand-misere", "little-spread", "grand-spread", "misere", "spread"})
 
 
 class Field:
@@ -95,8 +122,9 @@ VOID = F("void", "suits", "suits of which the player held no card at that moment
 # Top-level keys of an incident (and of a case file, which adds `name` and `expected`).
 # --------------------------------------------------------------------------------------------
 TOP = (
-    F("game", "text", "the game: whist, dummy or double-dummy", required=True,
-      choices=("whist", "dummy", "double-dummy")),
+    F("game", "text", "the game: whist, dummy, double-dummy, boston, cayenne, solo-whist or piquet "
+      "(`adjudicator codes` lists every game)", required=True,
+      choices=("whist", "dummy", "double-dummy", "boston", "cayenne", "solo-whist", "piquet")),
     F("code", "text", "the code of laws; the game's default when omitted (`adjudicator codes` lists them)"),
     F("name", "text", "case files only: a sentence stating the ruling the case proves"),
     F("expected", "text", "case files only: the rulings expected (see the section on case files)"),
@@ -109,6 +137,18 @@ TOP = (
       "and is played by his partner; a card from it is written `by:` that seat"),
     F("dummies", "seats", "game double-dummy only, and required there: the two seats of the Dummy hands, "
       "one on each side, e.g. [N, E]; each is played by its partner"),
+    F("bid", "bid", "games boston, solo-whist, cayenne, boston-de-fontainebleau and french-boston: the bid that won (or the declaration) and who made "
+      "it, e.g. {by: N, bid: seven-tricks} or, in Solo Whist, {by: N, bid: proposal, partner: S}. In "
+      "Boston and Solo Whist the bidder plays alone against the other three (with the acceptor of a "
+      "proposal as his partner): the sides of the hand come from the bid. Boston: five-tricks ... "
+      "thirteen-tricks, little-misere, grand-misere, little-spread, grand-spread, or misere-partout "
+      "(every player passed; no `by`: each plays for himself). Solo Whist: proposal (with `partner`, the "
+      "acceptor), solo, misere, abundance, spread, abundance-declared. Cayenne (the dealer or his "
+      "partner declares): suit, grand, nullo. Boston de Fontainebleau: Boston's, with piccolissimo and "
+      "spread-slam, and `partner` for a bid of tricks when the bidder calls for a partner. French Boston: "
+      "simple-in-petite, simple-in-belle (with `partner` when the demand is accepted), petite-independence, "
+      "petite-misere, grand-independence, grand-misere, misere-des-quatre-as, neuf, neuf-en-petite, "
+      "neuf-en-belle, petite-misere-sur-table, grand-misere-sur-table."),
     F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
     F("first-deal-of-rubber", "bool", "this deal is the first of a rubber (Dummy, law I: Dummy deals at the "
       "commencement of each rubber, so `dealer` must then be Dummy's seat)"),
@@ -444,6 +484,20 @@ event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 1
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}", [])
 
+# Boston, Solo Whist and the Boston family: the bidding ---------------------------------------
+G = "Boston and Solo Whist: the bidding"
+_ALL_BIDS = tuple(dict.fromkeys(b for game in ("boston", "solo-whist", "boston-de-fontainebleau", "french-boston")
+                                for b in BIDS[game]))
+event("make-bid", G, "A player makes a bid in the auction (the bid that won, and who plays it, is the "
+      "top-level `bid`). The American code's paragraph on bidding: \"any player making a bid must stand "
+      "by it, and either play or pay\".",
+      [BY, F("bid", "text", "what he bids, in his game's words (see `bid`)", required=True, choices=_ALL_BIDS)],
+      "- make-bid: {by: N, bid: seven-tricks}", [])
+event("correct-bid", G, "A player corrects a bid he made in error, naming the bid he meant.",
+      [BY, F("bid", "text", "the bid he meant", choices=_ALL_BIDS)],
+      "- correct-bid: {by: N, bid: eight-tricks}", [])
+event("pass", G, "A player passes in the auction.", [BY], "- pass: {by: E}", [])
+
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
 # games named). The rules of a game read only its own.
@@ -457,6 +511,11 @@ GAME_EVENTS: dict[str, frozenset] = {
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
+# Events of several games (the bidding of the Boston family): refused in any other game's incident.
+EVENT_GAMES: dict[str, frozenset] = {
+    e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})
+    for e in ("make-bid", "correct-bid", "pass")}
+ONLY_FOR.update({e: "boston" for e in EVENT_GAMES})      # (the game its example is written in)
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 

@@ -108,3 +108,53 @@ def test_a_code_of_another_game_is_refused(tmp_path):
     result = CliRunner().invoke(main, ["compare", str(path), "--codes", "american-1893,portland-club"])
     assert result.exit_code == 2
     assert "not of whist" in result.stderr
+
+
+# Whist and Boston on a lead out of turn (issue 12): the same account under the American code and
+# under Boston, which is the American code with Foster's exceptions; the bid is Boston's alone.
+BOSTON_LEAD = """
+game: boston
+dealer: S
+bid: {by: N, bid: seven-tricks}
+events:
+  - lead: {by: E, card: 4C}
+"""
+
+
+def run_codes(tmp_path, text, codes):
+    path = tmp_path / "incident.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["compare", str(path), "--codes", codes, "--json"])
+    return result
+
+
+def test_lead_out_of_turn_under_whist_and_boston(tmp_path):
+    result = run_codes(tmp_path, BOSTON_LEAD, "american-1893,boston-1893")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["left_out"] == {"american-1893": ["bid"]}
+    call_suit = row(out, "call-suit")
+    # whist 24: South, on the right of West (the partner of the offender, whose lead it was);
+    # 24.boston: the bidder alone, North, who may instead claim the card led as exposed
+    assert call_suit["codes"]["american-1893"][0]["may_exact"] == ["S"]
+    assert call_suit["codes"]["american-1893"][0]["laws"] == ["24"]
+    assert call_suit["codes"]["boston-1893"][0]["may_exact"] == ["N"]
+    assert call_suit["codes"]["boston-1893"][0]["laws"] == ["24.boston"]
+    assert "may_exact" in call_suit["differs"]
+    assert row(out, "call-card")["differs"] == ["remedy"]
+    assert row(out, "take-back-cards")["differs"] == []
+
+
+def test_a_misere_lead_out_of_turn_under_whist_and_boston(tmp_path):
+    text = BOSTON_LEAD.replace("seven-tricks", "grand-misere")
+    out = json.loads(run_codes(tmp_path, text, "american-1893,boston-1893").stdout)
+    stakes = row(out, "claim-stakes")
+    assert stakes["differs"] == ["remedy"]
+    assert stakes["codes"]["boston-1893"][0]["laws"] == ["24.misere", "26.boston-solo-whist"]
+    assert not stakes["codes"]["american-1893"]
+
+
+def test_a_code_of_another_book_is_refused(tmp_path):
+    result = run_codes(tmp_path, BOSTON_LEAD, "english-1864,boston-1893")
+    assert result.exit_code == 2
+    assert "is a code of whist, not of boston" in result.output
