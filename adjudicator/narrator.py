@@ -35,8 +35,10 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "cut": "{by} cuts the pack[, exposing the {exposes}][, leaving {smaller-packet} cards in the smaller packet]"
            "[{confusion?}; the cards are confused]",
     "permit": "leave is given to {player} by {by}",
-    "deal": ("{by} deals[ with the {pack} pack][{uncut?}, without having the pack cut]",
-             "the cards are dealt[ with the {pack} pack][{uncut?}, without the pack having been cut]"),
+    "deal": ("{by} deals[ with the {pack} pack][{uncut?}, without having the pack cut]"
+             "[{out-of-turn?}, out of his turn]",
+             "the cards are dealt[ with the {pack} pack][{uncut?}, without the pack having been cut]"
+             "[{out-of-turn?}, out of turn]"),
     "deal-incorrectly": "{by} deals a card incorrectly[ ({how})]",
     "deal-another-card": "{by} deals another card",
     "correct-deal": "{by} corrects the deal[, moving {cards-moved} cards]",
@@ -92,6 +94,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "discard": "{by} discards[ {cards}]",
     "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
     "take-up-hand": "{by} takes up his cards",
+    "cut-for-deal": "{by} cuts[ the {card}] for the deal[, exposing {exposed}]",
     "mix-with-discard": "{by} mixes[ the {card}] with his discard",
     "correct-count": "{by} proves an error in the count of {player}'s hand and asks that it be rectified",
     "see-next-hand": "{by} sees his hand of the next deal",

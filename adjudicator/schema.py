@@ -226,7 +226,8 @@ event("deal", G, "The deal begins.",
       [BY_OPT_DEALER,
        F("pack", "text", "whose pack he dealt with; at piquet, `wrong`: not the pack for this deal (law 15)",
          choices=("own", "adversaries", "wrong")),
-       F("uncut", "bool", "he dealt without having the pack cut")],
+       F("uncut", "bool", "he dealt without having the pack cut"),
+       F("out-of-turn", "bool", "piquet (law 16): the dealer dealt out of his turn (the players deal alternately)")],
       "- deal: {by: W}", ["13", "16", "17.I"])
 event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
       [BY_OPT_DEALER,
@@ -480,6 +481,10 @@ event("scores-differ", G, "The two written scores differ on what a player scored
 event("mix-with-discard", G, "A player mixes a card of his hand, or one he is entitled to take in, with his "
       "discard (law 26).",
       [BY, CARD_OPT], "- mix-with-discard: {by: younger}", [])
+event("cut-for-deal", G, "A player cuts for the deal at the beginning of the partie, the ace highest (laws 4, 5).",
+      [BY, F("card", "card", "the card he cut (the one that counts)"),
+       F("exposed", "cards", "every card he exposed in cutting, when more than one (law 5)")],
+      "- cut-for-deal: {by: elder, card: KS}", [])
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}", [])
@@ -507,7 +512,7 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "correct-call", "lead", "play", "demand", "decline", "wrong-number",
                          "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
                          "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
-                         "see-next-hand", "scores-differ", "mix-with-discard"}),
+                         "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
