@@ -44,7 +44,8 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
     for i, r in enumerate(result["rulings"], start=1):
         num = f"{i}. "
         pad = " " * len(num)
-        lines += _wrap(f"{r['text']}. [{laws_tag(r['laws'])}]", num, pad)
+        tag = f" [{laws_tag(r['laws'])}]" if r["laws"] else ""    # (a code with no general law on penalties)
+        lines += _wrap(f"{r['text']}.{tag}", num, pad)
         if r["status"] == "exacted":
             lines += _wrap(f"Exacted by {_who(r['exacted_by'], players, game)}.", pad, pad)
         elif r["status"] == "done":

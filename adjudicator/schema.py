@@ -429,7 +429,8 @@ G = "Piquet: the stock, the declarations"
 event("discard", G, "A player discards: the cards he lays out before taking in from the stock.",
       [BY, F("cards", "cards", "the cards discarded, when known (law 54 looks at hand and discard together)")],
       "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}", [])
-event("leave-cards", G, "The elder hand declares that he leaves cards of his five in the stock (law 32).",
+event("leave-cards", G, "A player leaves cards in the stock: the elder hand declares that he leaves cards of "
+      "his five (law 32); the younger hand leaves some of his three (laws 36, 37).",
       [BY, F("count", "int", "how many of his five he leaves", required=True)],
       "- leave-cards: {by: elder, count: 1}", [])
 event("take-up-stock", G,
@@ -463,6 +464,9 @@ event("call", G,
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
       "- reply: {by: younger, answer: good}", [])
+event("correct-reply", G, "The younger hand corrects his reply \"good\" or \"equal\" to the elder hand's call, "
+      "holding better (law 51).",
+      [BY], "- correct-reply: {by: younger}", [])
 event("correct-call", G, "A player corrects his last call (a miscall), naming what he holds.",
       [BY], "- correct-call: {by: elder}", [])
 event("expose-in-dealing", G, "The dealer exposes a card in dealing: one of his adversary's, of the stock, "
@@ -479,12 +483,18 @@ event("scores-differ", G, "The two written scores differ on what a player scored
       [F("player", "seat", "whose hand's score the written scores differ on", required=True)],
       "- scores-differ: {player: elder}", [])
 event("mix-with-discard", G, "A player mixes a card of his hand, or one he is entitled to take in, with his "
-      "discard (law 26).",
-      [BY, CARD_OPT], "- mix-with-discard: {by: younger}", [])
+      "discard (law 26); or the younger hand mixes the cards he left with his discard (law 37).",
+      [BY, CARD_OPT, F("left-cards", "bool", "the cards mixed are those the younger hand left in the stock, "
+                       "not shown to the elder hand (law 37)")], "- mix-with-discard: {by: younger}", [])
 event("cut-for-deal", G, "A player cuts for the deal at the beginning of the partie, the ace highest (laws 4, 5).",
       [BY, F("card", "card", "the card he cut (the one that counts)"),
        F("exposed", "cards", "every card he exposed in cutting, when more than one (law 5)")],
       "- cut-for-deal: {by: elder, card: KS}", [])
+event("see-left-cards", G, "A player looks at the cards the younger hand left in the stock (law 36); the "
+      "younger hand elects not to look with `decline: {by: younger, remedy: see-left-cards}`.",
+      [BY], "- see-left-cards: {by: younger}", [])
+event("name-suit", G, "The elder hand names the suit he will first lead (law 36).",
+      [BY, F("suit", "suit", "the suit he names")], "- name-suit: {by: elder, suit: spades}", [])
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}", [])
@@ -512,7 +522,8 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "correct-call", "lead", "play", "demand", "decline", "wrong-number",
                          "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
                          "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
-                         "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal"}),
+                         "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
+                         "see-left-cards", "name-suit", "correct-reply"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
