@@ -98,6 +98,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "mix-with-discard": "{by} mixes[ the {card}][{left-cards?} the cards he left] with his discard",
     "see-left-cards": "{by} looks at the cards the younger hand left",
     "correct-reply": "{by} corrects his reply",
+    "drop-card": "{by} drops[ the {card}] by accident",
+    "misinform": "{by}, asked what he holds of a call allowed good or equal, misinforms his adversary",
     "name-suit": "{by} names[ {suit} as] the suit he will first lead",
     "correct-count": "{by} proves an error in the count of {player}'s hand and asks that it be rectified",
     "see-next-hand": "{by} sees his hand of the next deal",

@@ -495,6 +495,10 @@ event("see-left-cards", G, "A player looks at the cards the younger hand left in
       [BY], "- see-left-cards: {by: younger}", [])
 event("name-suit", G, "The elder hand names the suit he will first lead (law 36).",
       [BY, F("suit", "suit", "the suit he names")], "- name-suit: {by: elder, suit: spades}", [])
+event("drop-card", G, "A player accidentally drops a card (law 59.I).", [BY, CARD_OPT],
+      "- drop-card: {by: younger, card: 9D}", [])
+event("misinform", G, "A player, asked what cards he holds of a call allowed good or equal, misinforms his "
+      "adversary (law 59.V).", [BY], "- misinform: {by: elder}", [])
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}", [])
@@ -523,7 +527,8 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "expose-in-dealing", "take-up-hand", "deal", "faced-in-pack", "pack-imperfect",
                          "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
                          "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
-                         "see-left-cards", "name-suit", "correct-reply"}),
+                         "see-left-cards", "name-suit", "correct-reply",
+                         "drop-card", "misinform"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
