@@ -103,6 +103,8 @@ def build(inc: Incident) -> list[Symbol]:
             out.append(Function("bidder", [SEAT[bid["by"]]]))
         if "partner" in bid:
             out.append(Function("acceptor", [SEAT[bid["partner"]]]))
+        if "result" in bid:
+            out.append(Function("bid_result", [const(bid["result"])]))
     if "dealer" in top:
         out.append(Function("dealer", [SEAT[top["dealer"]]]))
     if top.get("first_deal_of_rubber"):

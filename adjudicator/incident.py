@@ -839,10 +839,12 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
         raise ck.err(y, f"`bid` is not a key of the game {game}",
                      "a bid belongs to the games " + ", ".join(schema.BIDS) + "; remove `bid`")
     m = ck.mapping(y, "bid")
-    _check_keys(ck, y, {"by": None, "bid": None, "partner": None}, "bid")
+    _check_keys(ck, y, {"by": None, "bid": None, "partner": None, "result": None}, "bid")
     if "bid" not in m:
         raise ck.err(y, "bid needs `bid`: what was undertaken", f"the bids of {game}: {', '.join(bids)}")
     out = {"bid": ck.choice(m["bid"], "bid.bid", bids)}
+    if "result" in m:        # how the hand ended for the bidder: the rules check it against the tricks
+        out["result"] = ck.choice(m["result"], "bid.result", ("won", "lost"))
     if out["bid"] == "misere-partout":
         if "by" in m or "partner" in m:
             raise ck.err(y, "bid: Misère Partout is played when no one bids: it has no bidder and no partner",

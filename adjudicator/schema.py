@@ -40,8 +40,9 @@ TYPES = {
               "`four-deals: true` for the partie of four deals by agreement (law 71, note)",
     "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
-    "bid": "a mapping: by (the bidder's seat), bid (what he undertook), and partner (Solo Whist: the "
-           "player who accepted a proposal)",
+    "bid": "a mapping: by (the bidder's seat), bid (what he undertook), partner (Solo Whist: the "
+           "player who accepted a proposal), and result (won or lost: how the hand ended for the bidder, "
+           "when it is known)",
 }
 # The bids of each game that has them (top-level `bid`), as the exceptions of the American code and
 # Foster's descriptions name them. Misères and spreads undertake to lose every trick (a little misère
