@@ -187,3 +187,19 @@ def _default_save(path: str) -> str:
         return "incident-answered.yaml"
     base, _ = os.path.splitext(os.path.basename(path))
     return base + "-answered.yaml"
+
+
+def run_from_game(game: str, words: str, save: str | None, read_line: Callable[[], str], out: TextIO,
+                  echo: bool = False) -> tuple[str, dict]:
+    """Build the incident from the game and a few words (opening.py), save it, and interview on it."""
+    from . import opening
+    p = opening.Prompt(read_line, out, echo)
+    data = opening.build(game, words, p)
+    target = save or "incident-answered.yaml"
+    try:
+        with open(target, "w", encoding="utf-8") as fh:
+            yaml.safe_dump(data, fh, sort_keys=False, allow_unicode=True)
+    except OSError as e:
+        raise InputError(f"cannot save the incident: {e.strerror}", target, hint="give another file with --save")
+    out.write("\n")
+    return run(target, target, read_line, out, echo=echo)

@@ -135,6 +135,11 @@ def _complete_codes(ctx, param, incomplete):
     return [w for w in words if w.startswith(incomplete)]
 
 
+def _complete_games(ctx, param, incomplete):
+    from . import registry
+    return [g for g in registry.games() if g.startswith(incomplete)]
+
+
 def _complete_events(ctx, param, incomplete):
     from . import schema
     return [w for w in list(schema.EVENTS) + list(schema.TOP_KEYS) if w.startswith(incomplete)]
@@ -246,29 +251,44 @@ def _story_text(story: str) -> str:
 
 
 @main.command()
-@click.argument("file")
+@click.argument("args", nargs=-1, metavar="FILE | --game GAME [WORDS]...")
+@click.option("--game", default=None, shell_complete=_complete_games,
+              help="Start from this game and a few words about what happened, instead of a file.")
 @click.option("--answers", type=click.Path(dir_okay=False), default=None,
               help="Read the answers from this file, one a line, instead of standard input.")
-@click.option("--save", default=None, help="Where to save the incident built (default: FILE-answered.yaml here).")
+@click.option("--save", default=None, help="Where to save the incident built (default: FILE-answered.yaml here, "
+              "or incident-answered.yaml when starting from a game).")
 @click.pass_context
-def ask(ctx, file, answers, save):
-    """Interview about the incident in FILE, asking only what the ruling turns on; save the result."""
+def ask(ctx, args, game, answers, save):
+    """Interview about the incident in FILE, or about what happened at GAME told in a few WORDS (e.g.
+    `ask --game piquet the younger hand looked at the cards he left`), asking only what the ruling
+    turns on; save the incident built and print the ruling on it."""
     def go():
         import sys
         from . import ask as interview
         from .errors import InputError
-        if file == "-" and not answers:
+        if game is None and len(args) != 1:
+            raise InputError("ask needs an incident FILE, or --game GAME and a few words", "adjudicator ask",
+                             hint="e.g. adjudicator ask incident.yaml, or adjudicator ask --game whist "
+                                  "lead out of turn")
+        if game is None and args[0] == "-" and not answers:
             raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
                              hint="give the incident as a file, or the answers with --answers FILE")
+        fh = None
         if answers:
             try:
                 fh = open(answers, encoding="utf-8")
             except OSError as e:
                 raise InputError(f"cannot read the answers: {e.strerror}", answers)
-            with fh:
-                interview.run(file, save, fh.readline, sys.stdout, echo=True)
-        else:
-            interview.run(file, save, sys.stdin.readline, sys.stdout, echo=not sys.stdin.isatty())
+        read, echo = (fh.readline, True) if fh else (sys.stdin.readline, not sys.stdin.isatty())
+        try:
+            if game is None:
+                interview.run(args[0], save, read, sys.stdout, echo=echo)
+            else:
+                interview.run_from_game(game, " ".join(args), save, read, sys.stdout, echo=echo)
+        finally:
+            if fh:
+                fh.close()
         return 0
     _run(ctx.obj["debug"], go)
 

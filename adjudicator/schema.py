@@ -432,7 +432,7 @@ event("discard", G, "A player discards: the cards he lays out before taking in f
       "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}", [])
 event("leave-cards", G, "A player leaves cards in the stock: the elder hand declares that he leaves cards of "
       "his five (law 32); the younger hand leaves some of his three (laws 36, 37).",
-      [BY, F("count", "int", "how many of his five he leaves", required=True)],
+      [BY, F("count", "int", "how many cards he leaves (the elder hand of his five, the younger of his three)", required=True)],
       "- leave-cards: {by: elder, count: 1}", [])
 event("take-up-stock", G,
       "A player exposes or takes up a card of the stock, counted from the top (1) to the bottom (8): the "

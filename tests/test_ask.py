@@ -152,3 +152,46 @@ def test_ask_refuses_a_bad_file_with_exit_2(tmp_path):
 def test_the_incident_cannot_come_from_standard_input_with_the_answers():
     r = CliRunner().invoke(main, ["ask", "-"], input="1\n")
     assert r.exit_code == 2 and "--answers" in r.stderr and "Traceback" not in r.stderr
+
+
+def _from_game(tmp_path, words, answers):
+    af = tmp_path / "answers.txt"
+    af.write_text("".join(a + "\n" for a in answers), encoding="utf-8")
+    out = tmp_path / "built.yaml"
+    r = CliRunner().invoke(main, ["ask", "--game", *words, "--answers", str(af), "--save", str(out)])
+    return r, str(out)
+
+
+def test_starting_from_the_game_and_a_few_words_builds_the_incident_and_rules_on_it(tmp_path):
+    # the younger hand leaves a card and looks at it: two events chosen by name, their fields by number
+    r, saved = _from_game(tmp_path, ["piquet", "the", "younger", "hand", "looked", "at", "the", "cards", "he", "left"],
+                          ["leave-cards", "2", "1", "see-left-cards", "2", "0"])
+    assert r.exit_code == 0, r.output
+    offered = r.stdout.split("What happened first?", 1)[1].split("> ", 1)[0]
+    assert "see-left-cards" in offered and "leave-cards" in offered      # the words found the events
+    assert "cut-for-deal" not in offered and "call:" not in offered
+    data = yaml.safe_load(open(saved, encoding="utf-8"))
+    assert data["game"] == "piquet"
+    assert data["events"] == [{"leave-cards": {"by": "younger", "count": 1}}, {"see-left-cards": {"by": "younger"}}]
+    # the ruling printed is the one `adjudicate` gives on the saved incident (law 36: looked too early)
+    assert " ".join(render_text(saved).split()) in " ".join(r.stdout.split())
+    assert "law 36 forbids it but names no penalty" in " ".join(r.stdout.split())
+
+
+def test_from_a_game_a_field_given_wrongly_is_asked_again_with_the_reason(tmp_path):
+    # whist: the dealer, then a lead with a card that is no card; the reader's message, then the event again
+    r, saved = _from_game(tmp_path, ["whist", "lead", "out", "of", "turn"],
+                          ["S", "lead", "E", "ZZ", "", "", "", "", "lead", "E", "4C", "", "", "", "", "0"])
+    assert r.exit_code == 0, r.output
+    assert "That cannot be taken" in r.stdout and "ZZ" in r.stdout
+    data = yaml.safe_load(open(saved, encoding="utf-8"))
+    assert data["dealer"] == "S" and data["events"][0] == {"lead": {"by": "E", "card": "4C"}}
+
+
+def test_ask_from_an_unknown_game_or_with_nothing_to_go_on_is_refused_with_exit_2(tmp_path):
+    r, _ = _from_game(tmp_path, ["quadrille", "revoke"], [])
+    assert r.exit_code == 2 and "no game 'quadrille'" in r.stderr and "whist" in r.stderr
+    r = CliRunner().invoke(main, ["ask"])
+    assert r.exit_code == 2 and "--game GAME and a few words" in r.stderr
+    r, _ = _from_game(tmp_path, ["piquet", "left", "cards"], ["0"])
+    assert r.exit_code == 2 and "no event was given" in r.stderr

@@ -1,0 +1,165 @@
+"""The start of `adjudicator ask` without a file: the game and a few words.
+
+The words pick the events the account is likely to hold (matched against each event's name and
+what the format says it records, among the events the game's incidents may hold); the player
+chooses what happened, in order, and answers each field, the game's seats offered by number.
+Nothing here knows a game or a law: the events and their fields are the incident format's one
+definition (schema.py), read through the web page's builder, and each event is checked by the
+same reader as `adjudicate` as soon as it is given, so a mistake is told with its fix at once.
+The incident built is then the interview's (ask.py), which asks only what the ruling turns on.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, TextIO
+
+from . import incident, registry, schema
+from .errors import InputError
+from .web import builder
+
+SHOWN = 8          # events offered for the words
+_WORD = re.compile(r"[a-z]+")
+_SMALL = {"the", "a", "an", "of", "to", "in", "on", "his", "her", "he", "she", "and", "or", "it", "at", "by",
+          "with", "was", "is", "be", "for", "from", "before", "after", "who", "what", "card", "cards", "player"}
+
+
+def _stems(text: str) -> set[str]:
+    """Word stems, crudely: lower case, the first five letters (leads, leading, led -> 'lead' ...)."""
+    return {w[:5] for w in _WORD.findall(text.lower().replace("-", " ")) if w not in _SMALL and len(w) > 2}
+
+
+def matching_events(game: str, words: str) -> list[tuple[str, str]]:
+    """The game's events best matching the words, best first: (name, what it records)."""
+    want = _stems(words)
+    scored = []
+    for order, ev in enumerate(schema.EVENTS.values()):
+        if not builder._allowed(game, ev.name):
+            continue
+        name_hits = len(want & _stems(ev.name))
+        doc_hits = len(want & _stems(ev.doc + " " + " ".join(f.doc for f in ev.fields)))
+        if name_hits or doc_hits:
+            scored.append((-(3 * name_hits + doc_hits), order, ev.name, ev.doc))
+    return [(name, doc) for _s, _o, name, doc in sorted(scored)[:SHOWN]]
+
+
+class Prompt:
+    """Questions and answers on a terminal, a pipe or an answers file."""
+
+    def __init__(self, read_line: Callable[[], str], out: TextIO, echo: bool):
+        self.read_line, self.out, self.echo = read_line, out, echo
+        self.ended = False
+
+    def say(self, s: str = "") -> None:
+        print(s, file=self.out, flush=True)
+
+    def line(self) -> str:
+        self.out.write("> ")
+        self.out.flush()
+        got = self.read_line()
+        if got == "":
+            self.ended = True
+            self.say("")
+            return ""
+        if self.echo:
+            self.out.write(got if got.endswith("\n") else got + "\n")
+        return got.strip()
+
+    def pick(self, options: list[str], none: str | None) -> int | None:
+        """The number of an option (0-based), or None for the `none` answer (0) or the input's end."""
+        while True:
+            got = self.line()
+            if self.ended:
+                return None
+            if got.isdigit() and int(got) == 0 and none:
+                return None
+            if got.isdigit() and 1 <= int(got) <= len(options):
+                return int(got) - 1
+            hits = [i for i, o in enumerate(options) if o.lower().startswith(got.lower())] if got else []
+            if len(hits) == 1:
+                return hits[0]
+            self.say(f"  Please answer 1-{len(options)}" + (f", or 0 for {none}." if none else "."))
+
+
+def _ask_field(p: Prompt, spec: dict, game: str) -> str:
+    """One field's answer as the builder's form takes it: '' to leave it out, '?' for unknown."""
+    table = registry.table(game)
+    need = "" if spec["required"] else " (Enter to leave it out)"
+    p.say(f"  {spec['name']}: {spec['doc']}{need}")
+    if spec["widget"] == "select":
+        labels = [f"{o} ({table.word(o)})" if o in table.seats else o for o in spec["options"]]
+        for i, label in enumerate(labels, start=1):
+            p.say(f"    {i}. {label}")
+        if spec["dont_know"]:
+            p.say("    ?. I don't know")
+        while True:
+            got = p.line()
+            if p.ended:
+                return ""
+            if got == "?" and spec["dont_know"]:
+                return "?"
+            if got == "" and not spec["required"]:
+                return ""
+            if got.isdigit() and 1 <= int(got) <= len(labels):
+                return spec["options"][int(got) - 1]
+            if got in spec["options"]:
+                return got
+            p.say(f"    Please answer 1-{len(labels)}" + ("" if spec["required"] else ", or Enter to leave it out")
+                  + (", or ? for \"I don't know\"." if spec["dont_know"] else "."))
+    while True:
+        got = p.line()
+        if p.ended or got or not spec["required"]:
+            return got
+        p.say(f"    {spec['name']} is needed: {spec['type_doc'] or spec['doc']}")
+
+
+def build(game: str, words: str, p: Prompt) -> dict:
+    """The incident (as the format's mapping) from the game, the words and the answers."""
+    known = dict(builder.games())
+    if game not in known:
+        raise InputError(f"no game '{game[:40]}' to rule on", "adjudicator ask --game",
+                         hint="choose one of: " + ", ".join(known))
+    table = registry.table(game)
+    data = builder.table({"game": game})
+    p.say(f"{game}: tell me what happened, one event at a time.")
+    if len(table.seats) > 2 and "dealer" in schema.TOP_KEYS:
+        p.say("")
+        p.say("Who dealt this hand?")
+        for i, s in enumerate(table.seats, start=1):
+            p.say(f"  {i}. {s} ({table.word(s)})")
+        d = p.pick(list(table.seats), "I don't know")
+        if d is not None:
+            data["dealer"] = table.seats[d]
+    offered = matching_events(game, words)
+    if not offered:
+        p.say("")
+        p.say(f"No event of {game} matches \"{words[:60]}\"; here are all of them.")
+        offered = [(n, doc) for _g, evs in builder.event_groups(game) for n, doc in evs]
+    while not p.ended:
+        p.say("")
+        p.say("What happened " + ("first?" if not data["events"] else "next?"))
+        for i, (name, doc) in enumerate(offered, start=1):
+            p.say(f"  {i}. {name}: {doc}")
+        p.say("  0. Nothing more")
+        chosen = p.pick([n for n, _d in offered], "nothing more")
+        if chosen is None:
+            break
+        name = offered[chosen][0]
+        form = {}
+        for spec in builder.fields_of(name, game):
+            got = _ask_field(p, spec, game)
+            if p.ended:
+                break
+            form[f"f_{spec['name']}"] = got
+        if p.ended:
+            break
+        try:
+            trial = builder.add_event(data, name, form)
+            incident.parse(builder.dump(trial), "the incident being built")
+        except InputError as e:
+            p.say(f"  That cannot be taken: {e.message}" + (f" ({e.hint})" if e.hint else "") + ". Again:")
+            continue
+        data = trial
+    if not data["events"]:
+        raise InputError("nothing happened to rule on: no event was given", "adjudicator ask",
+                         hint="choose at least one event, or give an incident file")
+    return data
