@@ -45,7 +45,7 @@ def _cited(code):
     return set(re.findall(r'"([0-9a-z.\-]+)"', "\n".join(laws._code_part(x) for x in text.splitlines())))
 
 
-@pytest.mark.parametrize("code", ["draw-poker"])
+@pytest.mark.parametrize("code", ["draw-poker", "loo"])
 def test_every_paragraph_is_encoded_and_exercised_or_marked_or_listed(code):
     cited, exercised = _cited(code), _exercised_by_cases(code)
     remaining = REMAINING[code]
