@@ -8,7 +8,8 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
     now(N)            the moment after the last event
 the game's table from rules/codes.yaml (seat/1, next/2, seats/1, side/1, side_of/2, other_side/2),
 and the top-level facts game/1, code/1, contract/1, bidder/1, acceptor/1 (the bid), dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
-score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value).
+score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value),
+stake/2, stake_unit/1, jack_pot/1, variation/1 (loo, poker).
 """
 from __future__ import annotations
 
@@ -76,13 +77,16 @@ def value_symbols(f: schema.Field, v) -> list[Symbol]:
     raise ValueError(f"no symbol for field type {t}")  # pragma: no cover
 
 
-def table_facts(game: str) -> list[Symbol]:
+def table_facts(game: str, taken=None) -> list[Symbol]:
     """The game's table as facts (rules/common/seats.lp reads them): seat/1; next/2, who sits on
-    whose left; and, where there are partners, side/1, side_of/2 and other_side/2."""
+    whose left; and, where there are partners, side/1, side_of/2 and other_side/2. At a round table
+    (loo, poker) `taken` is the places the incident's players sit in: those are the seats of this
+    game, each followed by the next place taken on his left, in the table's order."""
     t = registry.table(game)
-    out = [Function("seat", [SEAT[x]]) for x in t.seats]
-    out += [Function("next", [SEAT[x], SEAT[t.next(x)]]) for x in t.seats]
-    out.append(Function("seats", [Number(len(t.seats))]))
+    seats = [x for x in t.seats if x in taken] if taken and t.places_from_players else list(t.seats)
+    out = [Function("seat", [SEAT[x]]) for x in seats]
+    out += [Function("next", [SEAT[x], SEAT[seats[(i + 1) % len(seats)]]]) for i, x in enumerate(seats)]
+    out.append(Function("seats", [Number(len(seats))]))
     for side, members in t.sides.items():
         out.append(Function("side", [SIDE[side]]))
         out += [Function("side_of", [SEAT[x], SIDE[side]]) for x in members]
@@ -92,7 +96,7 @@ def table_facts(game: str) -> list[Symbol]:
 
 def build(inc: Incident) -> list[Symbol]:
     out: list[Symbol] = [Function("game", [const(inc.game)]), Function("code", [String(inc.code)])]
-    out += table_facts(inc.game)
+    out += table_facts(inc.game, inc.players)
     top = inc.top
     for seat in top.get("dummies", []):
         out.append(Function("dummy", [SEAT[seat]]))
@@ -131,6 +135,14 @@ def build(inc: Incident) -> list[Symbol]:
         out.append(Function("partie_given", [Number(len(partie["deals"]))]))
         if partie["four_deals"]:
             out.append(Function("partie_of_four_deals"))
+    # loo and poker: the stakes agreed (stake/2, stake_unit/1), the jack-pot's place in its series,
+    # the variations of loo agreed before play
+    for key, n in top.get("stakes", {}).items():
+        out.append(Function("stake_unit", [String(n)]) if key == "unit" else Function("stake", [const(key), Number(n)]))
+    if "jack_pot" in top:
+        out.append(Function("jack_pot", [Number(top["jack_pot"])]))
+    for v in top.get("variations", []):
+        out.append(Function("variation", [const(v)]))
     for name in top.get("candidates", []):
         out.append(Function("candidate", [String(name)]))
     for name, n in top.get("games_played", {}).items():

@@ -431,6 +431,7 @@ class Checker:
         self.players = players or {}          # seat -> name
         self.by_name = {name_key(v): k for k, v in self.players.items()}
         self.candidates = {name_key(c): c for c in candidates}
+        self.seated: set[str] | None = None   # a round table's places taken (loo, poker), when `players` names them
 
     def err(self, y: Y, msg: str, hint: str | None = None):
         return InputError(msg, self.file, y.line, y.col, hint)
@@ -438,10 +439,11 @@ class Checker:
     def seat(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str):
-            s = self.seat_words.get(v.strip().lower())
-            if s:
-                return s
-            s = self.by_name.get(name_key(v))
+            s = self.seat_words.get(v.strip().lower()) or self.by_name.get(name_key(v))
+            if s and self.seated is not None and s not in self.seated:
+                taken = ", ".join(f"{x} ({self.players[x]})" for x in self.table.seats if x in self.seated)
+                raise self.err(y, f"{what}: no one sits at '{shown(v)}' in this game: the places taken are "
+                               f"those `players` names", f"the players: {taken}; or add the place to `players`")
             if s:
                 return s
         names = ", ".join(self.players.values())
@@ -758,6 +760,11 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
     ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))),
                  table=registry.table(game))
     ck.game = game
+    if ck.table.places_from_players and players:
+        if len(players) < 2:
+            raise ck.err(top["players"], f"players: {game} is played by two or more; `players` names the places taken",
+                         "name every player at the table, e.g. players: {p1: Ames, p2: Brown, p3: Clark}")
+        ck.seated = set(players)
 
     dummies = _dummies(ck, root, game)
     if dummies:
@@ -804,6 +811,18 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
         out["hands"] = hands
     if "partie" in top:
         out["partie"] = _partie(ck, top["partie"], game)
+    if "stakes" in top:
+        out["stakes"] = _stakes(ck, top["stakes"], game)
+    if "jack-pot" in top:
+        if game != "poker":
+            raise ck.err(root.keys["jack-pot"], f"`jack-pot` is a key of the game poker, not of {game}",
+                         "remove `jack-pot`, or write `game: poker`")
+        out["jack_pot"] = ck.integer(top["jack-pot"], "jack-pot", 1, 100)
+    if "variations" in top:
+        if game != "loo":
+            raise ck.err(root.keys["variations"], f"`variations` is a key of the game loo, not of {game}",
+                         "remove `variations`, or write `game: loo`")
+        out["variations"] = _variations(ck, top["variations"])
     if "games-played" in top:
         m = ck.mapping(top["games-played"], "games-played")
         gp, seen = {}, {}
@@ -911,6 +930,48 @@ def _partie(ck: Checker, y: Y, game: str) -> dict:
     if "four-deals" in m:
         four = ck.value(schema.Field("four-deals", "bool", ""), m["four-deals"], "partie.four-deals")
     return {"deals": deals, "four_deals": four}
+
+
+# The stakes each game's laws speak of (top-level `stakes`), and loo's variations.
+STAKES = {"poker": ("ante", "limit"), "loo": ("single", "loo", "limit", "pool")}
+LOO_VARIATIONS = ("club-law", "unlimited-loo", "mixed-loo", "five-card-loo", "irish-loo")
+
+
+def _stakes(ck: Checker, y: Y, game: str) -> dict:
+    """`stakes: {ante: 1, limit: 24, unit: pence}`: the stakes agreed, in one unit (loo, poker)."""
+    keys = STAKES.get(game)
+    if keys is None:
+        raise ck.err(y, f"stakes: only a loo or poker incident gives stakes (this is {game})",
+                     "remove `stakes`, or write `game: loo` or `game: poker`")
+    m = ck.mapping(y, "stakes")
+    _check_keys(ck, y, {**{k: None for k in keys}, "unit": None}, f"stakes (the stakes of {game})")
+    out: dict = {k: ck.integer(m[k], f"stakes.{k}", 0, 1_000_000) for k in keys if k in m}
+    if "unit" in m:
+        out["unit"] = ck.text(m["unit"], "stakes.unit").strip()
+        if not out["unit"] or len(out["unit"]) > MAX_NAME or not out["unit"].isprintable():
+            raise ck.err(m["unit"], "stakes.unit: the unit's name, one short line of text", "e.g. unit: pence")
+    if game == "poker" and "ante" in out and "limit" in out and out["ante"] * 2 > out["limit"]:
+        raise ck.err(m["ante"], f"stakes.ante: an ante of {out['ante']} exceeds half the limit ({out['limit']}); "
+                     "the ante \u201cmust not exceed one half the limit\u201d (ante.term, stakes.ante)",
+                     "give the ante and the limit agreed")
+    return out
+
+
+def _variations(ck: Checker, y: Y) -> list[str]:
+    """`variations: [club-law, mixed-loo]`: loo's variations agreed before play."""
+    out: list[str] = []
+    for it in ck.items(y, "variations", len(LOO_VARIATIONS)):
+        v = ck.choice(it, "variations", LOO_VARIATIONS)
+        if v in out:
+            raise ck.err(it, f"variations: '{v}' is named twice", "name each variation once")
+        out.append(v)
+    if "unlimited-loo" in out and "mixed-loo" in out:
+        raise ck.err(y, "variations: unlimited loo and mixed loo (unlimited with a limit) cannot both be played",
+                     "name one of them")
+    if "five-card-loo" in out and "irish-loo" in out:
+        raise ck.err(y, "variations: five-card loo and Irish loo deal five and three cards: one of them",
+                     "name one of them")
+    return out
 
 
 # Which top-level key names the Dummy hands, for each game that has them.

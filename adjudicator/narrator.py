@@ -119,7 +119,27 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "call-honours": "{by} calls honours[: {honours}]",
     "agree-score": "the players agree the score",
     "cut-for-next-deal": "the cards are cut for the next deal[ by {by}]",
+    # loo
+    "declare": "{by} declares {what}",
+    "look-at": "{by} looks at {what}[ ({whose}'s)]",
+    # Draw Poker
+    "draw-for-deal": "{by} draws the {card} for the deal",
+    "straddle": "{by} straddles",
+    "point-out-no-cut": "{by} points out to the dealer that the pack was not cut",
+    "finish-deal": ("{by} finishes the deal: every player has five cards",
+                    "the deal is finished: every player has five cards"),
+    "dealer-exposes": ("{by} exposes[ the {card},] a card dealt to {to}, while dealing",
+                       "the dealer exposes[ the {card},] a card dealt to {to}, while dealing"),
+    "exchange-exposed": "{by} exchanges the exposed card for another",
+    "speak-to-dealer": "{by} speaks to the dealer while he deals[ ({how})]",
+    "open": "{by} opens the game",
+    "show-hand": "{by} lays his cards face upwards on the table: {cards}",
 }
+
+# Loo: a declaration, and what a player looks at, in the words of the laws (declaring.1).
+LOO_WORDS = {"stand": "to stand", "throw-up": "to throw up his hand", "take-miss": "to take the miss",
+             "his-cards": "his cards", "miss": "the miss", "thrown-up-cards": "thrown-up cards",
+             "undealt-pack": "the undealt portion of the pack", "another-hand": "another player's cards"}
 
 _FIELD = re.compile(r"\{([a-z-]+)(\?)?\}")
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
@@ -221,6 +241,8 @@ class Narrator:
         """One event as a sentence (capitalised, with its full stop)."""
         words = {k: self.value(self._field_type(ev.name, k, v), v, k) for k, v in ev.fields.items()}
         flags = {k for k, v in ev.fields.items() if v is True}
+        if ev.name in ("declare", "look-at"):       # loo: what he declares or looks at, in the laws' words
+            words["what"] = LOO_WORDS.get(ev.fields["what"], words["what"])
         if "by" not in words and "dealer" in self.inc.top and self._dealer_default(ev.name):
             words["by"] = self.seat(self.inc.top["dealer"])
         phrases = PHRASES.get(ev.name) or ()
@@ -286,6 +308,17 @@ class Narrator:
             kind = "a partie of four deals" if top["partie"]["four_deals"] else "the partie"
             out.append(sentence(f"The scores in {kind} so far: {told}" if deals
                                 else f"This is the first deal of {kind}"))
+        if "stakes" in top:         # loo, poker
+            unit = top["stakes"].get("unit")
+            told = [f"{k} {n}" + (f" {unit}" if unit else "") for k, n in top["stakes"].items() if k != "unit"]
+            out.append(sentence("The stakes: " + _and(told)))
+        if "jack_pot" in top:
+            n = top["jack_pot"]
+            out.append(sentence(f"This game is a jack-pot, the {ORDINAL[n] if n < len(ORDINAL) else f'number {n}'} "
+                                "in a row"))
+        if top.get("variations"):
+            out.append(sentence("The company agreed before play to " + _and([v.replace("-", " ")
+                                                                            for v in top["variations"]])))
         if "start" in top:
             trick, leader = top["start"]
             out.append(sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))

@@ -49,6 +49,8 @@ class Table:
         self.words: dict[str, str] = {str(k): str(v) for k, v in (entry.get("words") or {}).items()}
         self.sides: dict[str, tuple[str, ...]] = {str(k): tuple(str(x) for x in v)
                                                   for k, v in (entry.get("sides") or {}).items()}
+        # a round table (loo, poker): the places taken are those the incident's `players` names
+        self.places_from_players: bool = entry.get("places") == "players"
 
     def word(self, seat: str) -> str:
         return self.words.get(seat, seat)

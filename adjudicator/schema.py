@@ -40,6 +40,11 @@ TYPES = {
               "`four-deals: true` for the partie of four deals by agreement (law 71, note)",
     "start": "a mapping: trick (the first trick the events describe) and leader (who is to lead it)",
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
+    "stakes": "loo and poker: a mapping of the stakes agreed, each a whole number of one unit: `ante`, `limit` "
+              "(poker); `single` (the stake for a deal), `loo` (a full loo), `limit` (mixed loo), `pool` (what is "
+              "in the pool now) (loo); and `unit`, the unit's name for the rulings (e.g. pence, counters)",
+    "variations": "loo: a list of the variations of the plain game agreed before play: club-law, unlimited-loo, "
+                  "mixed-loo, five-card-loo, irish-loo",
     "bid": "a mapping: by (the bidder's seat), bid (what he undertook), partner (Solo Whist: the "
            "player who accepted a proposal), and result (won or lost: how the hand ended for the bidder, "
            "when it is known)",
@@ -160,7 +165,15 @@ TOP = (
     F("start", "start", "where the events begin, when not at the deal: e.g. {trick: 5, leader: W}"),
     F("partie", "partie", "game piquet only: the scores of the deals already played in this partie; the "
       "ruling then reckons the partie (laws 71-73), this deal included when it is scored"),
-    F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what)"),
+    F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what); at loo, "
+      "a player who took the miss holds the miss"),
+    F("stakes", "stakes", "games loo and poker: the stakes agreed (and, at loo, what is in the pool); the rulings "
+      "then say who pays how much, in the unit named, e.g. {ante: 1, limit: 24, unit: pence}; without them, in "
+      "the laws' own units (a single, the full loo, double the ante)"),
+    F("jack-pot", "int", "game poker only: this game is a jack-pot, the N-th in a row since a game was last opened "
+      "(1: it may be opened with a pair of knaves or better, 2: queens, 3: kings, 4: knaves again ...)"),
+    F("variations", "variations", "game loo only: the variations of the plain game the company agreed before play "
+      "(club-law, unlimited-loo, mixed-loo, five-card-loo, irish-loo); without it, the plain game's rules"),
     F("events", "text", "what happened, in order: a list of events (below)", required=True),
     F("unknown", "text", "facts nobody can now establish, each a mapping: `{event: N, field: F}` (optionally "
       "`one-of: [...]`, `~` for 'not so') or `{order: [N, M]}`, events numbered from 1; "
@@ -516,7 +529,52 @@ event("make-bid", G, "A player makes a bid in the auction (the bid that won, and
 event("correct-bid", G, "A player corrects a bid he made in error, naming the bid he meant.",
       [BY, F("bid", "text", "the bid he meant", choices=_ALL_BIDS)],
       "- correct-bid: {by: N, bid: eight-tricks}", [])
-event("pass", G, "A player passes in the auction.", [BY], "- pass: {by: E}", [])
+event("pass", G, "A player passes: in the auction (the Boston family), or at poker when it is his turn to open or bet (he declines and, in a jack-pot, retires from it).", [BY], "- pass: {by: E}", [])
+
+# Loo (Baxter-Wray): declaring and playing the hands -------------------------------------------
+# The seats are the places round the table (p1 ... p8); the places taken are those `players` names.
+G = "Loo: declaring"
+event("declare", G, "A player declares his intention: to stand (play his own cards), to throw up his hand, "
+      "or to take the miss (declaring.1).",
+      [BY, F("what", "text", "what he declares", required=True, choices=("stand", "throw-up", "take-miss"))],
+      "- declare: {by: p2, what: stand}", [])
+event("look-at", G, "A player looks at cards: his own, the miss, a thrown-up hand, the undealt portion of the "
+      "pack, or the cards of another player (declaring.1).",
+      [BY, F("what", "text", "what he looks at", required=True,
+             choices=("his-cards", "miss", "thrown-up-cards", "undealt-pack", "another-hand")),
+       F("whose", "seat", "whose thrown-up cards or hand, when it matters")],
+      "- look-at: {by: p3, what: miss}", [])
+
+# Draw Poker (Baxter-Wray): the deal, the straddle, the jack-pot -----------------------------------
+G = "Draw Poker: the deal and the jack-pot"
+event("draw-for-deal", G, "A player draws a card from the pack, face downwards, for the first deal (rule 2: the "
+      "lowest deals, ace lowest).",
+      [BY, F("card", "card", "the card drawn", required=True)],
+      "- draw-for-deal: {by: p1, card: 3H}", [])
+event("straddle", G, "A player straddles the ante: No. 1 stakes double the ante, each straddler after him the "
+      "straddle and one ante more.",
+      [BY], "- straddle: {by: p3}", [])
+event("point-out-no-cut", G, "A player points out to the dealer that the pack was not cut for this deal "
+      "(rules 8, 9).",
+      [BY], "- point-out-no-cut: {by: p4}", [])
+event("finish-deal", G, "The deal is finished: every player has received five cards (rule 17).",
+      [BY_OPT_DEALER], "- finish-deal: {}", [])
+event("dealer-exposes", G, "The dealer, while dealing, accidentally exposes a card (rule 11).",
+      [BY_OPT_DEALER, CARD_OPT, F("to", "seat", "the player to whom it is dealt", required=True)],
+      "- dealer-exposes: {to: p3, card: QS}", [])
+event("exchange-exposed", G, "A player (or the dealer) exchanges a card exposed in dealing for another, "
+      "otherwise than by discarding in the draw (rule 11).",
+      [BY], "- exchange-exposed: {by: p3}", [])
+event("speak-to-dealer", G, "A player speaks to the dealer, or distracts him by noise or gesture, while the "
+      "cards are being dealt (rules 15, 16).",
+      [BY, F("how", "text", "how (speaking when omitted)", choices=("speaks", "noise", "gesture"))],
+      "- speak-to-dealer: {by: p2}", [])
+event("open", G, "A player opens the game: he accepts his cards and stakes, the first to do so in this game.",
+      [BY], "- open: {by: p4}", [])
+event("show-hand", G, "A player lays his cards face upwards on the table (the opener of a jack-pot whom all "
+      "the others pass shows that he holds the minimum).",
+      [BY, F("cards", "cards", "the five cards shown", required=True)],
+      "- show-hand: {by: p4, cards: [JS, JH, 7C, 4D, 2S]}", [])
 
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
@@ -533,6 +591,15 @@ GAME_EVENTS: dict[str, frozenset] = {
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
+# Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
+GAME_EVENTS.update({
+    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card"}),
+    "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
+                        "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
+                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand"}),
+})
+ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
+                 if ev.group.startswith(("Loo", "Draw Poker"))})
 # Events of several games (the bidding of the Boston family): refused in any other game's incident.
 EVENT_GAMES: dict[str, frozenset] = {
     e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})

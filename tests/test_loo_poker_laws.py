@@ -1,0 +1,71 @@
+"""Loo and Draw Poker (issue 11): every paragraph of each code is encoded and exercised by a case,
+or marked `adjudication: none` with its reason, or listed below as still to encode (the lists may
+only shrink)."""
+import re
+
+import pytest
+
+from adjudicator import laws
+
+from .test_laws import _exercised_by_cases
+
+# Paragraphs not yet encoded, with why. A paragraph encoded and exercised must leave its list.
+POKER_TO_ENCODE = {
+    "limit": "the betting: the incident has no events for stakes and raises yet (a bet above the limit)",
+    "say": "the betting before the draw: no events for stakes and raises yet",
+    "say.reject": "the betting before the draw: no events for stakes and raises yet",
+    "say.accept": "the betting before the draw: no events for stakes and raises yet",
+    "say.no-2": "the betting before the draw: no events for stakes and raises yet",
+    "say.succeeding-players": "the betting before the draw: no events for stakes and raises yet",
+    "say.ante-last": "the betting before the draw: no events for stakes and raises yet",
+    "say.ante-pass-or-play": "the betting before the draw: no events for stakes and raises yet",
+    "say.straddled": "the betting before the draw: no events for stakes and raises yet",
+    "say.straddled-open": "the betting before the draw: no events for stakes and raises yet",
+    "draw": "the draw: no events for discarding and drawing yet",
+    "draw.once-for-all": "the draw: no events for discarding and drawing yet",
+    "draw.stakes-equal": "the draw: no events for stakes yet",
+    "betting": "the betting after the draw: no events for bets yet",
+    "betting.stood": "the betting after the draw: no events for bets yet",
+    "show": "the show: the value of the hands compared at the end is not encoded",
+    "make-good": "a term of the betting: no events for bets yet",
+    "pass": "a player passing loses his stake: no events for stakes yet (passing is read by the jack-pot)",
+    "see": "a term of the betting: no events for bets yet",
+}
+LOO_TO_ENCODE = {
+    "variations.five-card-loo": "five-card loo's exchange, Pam, 'Pam, be civil' and the flush: no events yet for an "
+                                "exchange or a flush declared (the key is accepted; the plain game's penalties rule)",
+    "variations.irish-loo": "five-card loo's rules with three cards: waits on five-card loo",
+}
+
+REMAINING = {"draw-poker": POKER_TO_ENCODE, "loo": LOO_TO_ENCODE}
+
+
+def _cited(code):
+    text = "\n".join(open(p, encoding="utf-8").read() for p in laws.rule_files(code))
+    return set(re.findall(r'"([0-9a-z.\-]+)"', "\n".join(laws._code_part(x) for x in text.splitlines())))
+
+
+@pytest.mark.parametrize("code", ["draw-poker", "loo"])
+def test_every_paragraph_is_encoded_and_exercised_or_marked_or_listed(code):
+    cited, exercised = _cited(code), _exercised_by_cases(code)
+    remaining = REMAINING[code]
+    missing = []
+    for law in laws.book(code)["laws"]:
+        lid = law["id"]
+        if law.get("adjudication"):
+            assert law.get("reason"), f"{lid} is marked but gives no reason"
+            assert lid not in remaining, f"{lid} is marked: take it off the list"
+        elif lid in remaining:
+            assert lid not in exercised, f"{lid} is exercised now: take it off the list"
+        elif lid not in cited:
+            missing.append(f"{lid}: not encoded and not marked")
+        elif lid not in exercised:
+            missing.append(f"{lid}: encoded but no case exercises it")
+    assert not missing, "\n".join(missing)
+    assert set(remaining) <= {law["id"] for law in laws.book(code)["laws"]}
+
+
+def test_poker_rules_of_the_deal_are_all_encoded_or_marked():
+    """The brief's first priority: rules 1-18 and the jack-pot, none left on the list."""
+    assert not {str(n) for n in range(1, 19)} & set(POKER_TO_ENCODE)
+    assert "jack-pot" not in POKER_TO_ENCODE and "foul-hand" not in POKER_TO_ENCODE
