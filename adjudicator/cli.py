@@ -296,9 +296,9 @@ def ask(ctx, args, game, answers, save):
 def _conditional_ruling(inc, as_json: bool) -> tuple[str, dict] | None:
     """An incident with unknown facts gets the conditional ruling (unknowns.py): its text and its
     JSON; None for an incident whose facts are all known."""
-    from . import unknowns
-    if not unknowns.has_unknowns(inc):
+    if getattr(inc, "unknown", None) is None:     # unknowns.has_unknowns, without importing it
         return None
+    from . import unknowns
     result = unknowns.conditional(inc)
     return ("" if as_json else unknowns.text(result, inc.players) + "\n"), result
 

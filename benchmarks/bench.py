@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import glob
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -47,6 +46,27 @@ def warm(paths, runs):
             ts.append((time.perf_counter() - t) * 1000)
         per_case[p] = statistics.median(ts)
     return per_case
+
+
+def uncached(paths):
+    """Median ms per ruling when the rule selection (adjudicator/relevance.py) is worked out
+    afresh each time, as for an incident never seen in this process: its cache emptied first."""
+    from adjudicator import engine, incident, ruling
+    from adjudicator.errors import AdjudicatorError
+    ts = []
+    for p in paths:
+        for prog in engine._PROGRAMS.values():
+            for sel in getattr(prog, "_selectors", {}).values():
+                if sel is not None:
+                    sel._cache.clear()
+        t = time.perf_counter()
+        inc = incident.load(p)
+        try:
+            ruling.build(inc, engine.solve(inc))
+        except AdjudicatorError:
+            pass
+        ts.append((time.perf_counter() - t) * 1000)
+    return statistics.median(ts)
 
 
 def wall(cmd, runs):
@@ -117,6 +137,11 @@ def main():
     ap.add_argument("cases", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "cases"))
     ap.add_argument("--runs", type=int, default=15, help="solves per case in the warm process")
     ap.add_argument("--cli-runs", type=int, default=15, help="CLI calls per measurement")
+    ap.add_argument("--exe", default=None,
+                    help="the `adjudicator` command to time (default: the one beside this Python). "
+                         "Time a non-editable install (`pip install .` in a fresh venv): an editable one "
+                         "adds its import hook to every start, and with PYTHONDONTWRITEBYTECODE set "
+                         "compiles the package's modules on every call")
     args = ap.parse_args()
     paths = sorted(glob.glob(os.path.join(args.cases, "**", "*.yaml"), recursive=True))
     if not paths:
@@ -132,6 +157,9 @@ def main():
     for p, ms in slow:
         print(f"  slowest: {ms:6.1f} ms  {os.path.relpath(p)}")
 
+    print(f"  the same with the rule selection worked out afresh for each incident (never cached): "
+          f"median {uncached(paths):.1f} ms")
+
     full = _in_process_ms(_full_hand_text(), args.runs)
     one = _in_process_ms(ONE_EVENT, args.runs)
     print(f"13-trick hand with no irregularity {full:.1f} ms / one-event incident {one:.1f} ms "
@@ -141,7 +169,10 @@ def main():
     table = [("warm ruling, median over the bundled cases (ms)", statistics.median(values), 10.0),
              ("13-trick hand / one-event incident (x)", full / one, 3.0),
              ("incidents per second", rate, 100.0)]
-    exe = shutil.which("adjudicator") or os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    exe = args.exe or os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    python = os.path.join(os.path.dirname(exe), os.path.basename(sys.executable))   # the floor, same venv
+    if not os.path.exists(python):
+        python = sys.executable
     if not os.path.exists(exe):
         print("CLI: `adjudicator` not installed beside this Python; install the package to time a CLI call")
         _table(table)
@@ -151,12 +182,13 @@ def main():
     samples = [ranked[int(i * (len(ranked) - 1) / 4)] for i in range(5)]
     floors, ratios = [], []
     for sample in samples:
-        floor = wall([sys.executable, "-c", "import clingo, yaml, click"], args.cli_runs)
+        floor = wall([python, "-c", "import clingo, yaml, click"], args.cli_runs)
         cli = wall([exe, "adjudicate", "--json", sample], args.cli_runs)
         floors.append(floor)
         ratios.append(cli / floor)
         print(f"  CLI call {cli:5.0f} ms vs floor {floor:3.0f} ms = {cli / floor:.2f}x  ({os.path.relpath(sample)})")
-    print(f"import floor (python -c 'import clingo, yaml, click'): median {statistics.median(floors):.0f} ms")
+    print(f"timed: {exe}")
+    print(f"import floor ({python} -c 'import clingo, yaml, click'): median {statistics.median(floors):.0f} ms")
     print(f"one CLI call: median {statistics.median(ratios):.2f}x the floor "
           f"(from {min(ratios):.2f}x for the quickest case to {max(ratios):.2f}x for the slowest)")
     table.append(("one CLI ruling / import floor (x)", statistics.median(ratios), 1.5))

@@ -1,12 +1,15 @@
-"""Where does grounding go? For a sample of the bundled cases, each rule file the incident loads is
-left out in turn and the grounding timed without it: the difference is what that file (and what
-only it makes derivable) costs. Alongside, clingo's own statistics of the full program: ground
-rules and atoms. Nothing here changes a ruling; it only measures.
+"""Where does grounding go? For a sample of the bundled cases, the program the engine grounds (the
+files the incident loads, and within them the rules that can fire: adjudicator/relevance.py) is
+grounded whole, then with each file left out in turn, and (with --rules) with each rule left out in
+turn: the difference is what that file or rule (and what only it makes derivable) costs.
+Alongside, clingo's own statistics of the whole: ground rules and atoms. Nothing here changes a
+ruling; it only measures.
 
-    python benchmarks/where.py [--cases N] [--runs N] [CASES_DIR]
+    python benchmarks/where.py [--cases N] [--runs N] [--rules] [CASES_DIR]
 
-The per-file figures overlap (a file that feeds another also takes the other's work with it when
-left out), so they rank the files; they do not add up to the whole.
+The figures overlap (a rule that feeds another also takes the other's work with it when left
+out), so they rank the files and rules; they do not add up to the whole. Measured findings, and the
+rule rewrites they suggest, are in benchmarks/README.md.
 """
 from __future__ import annotations
 
@@ -18,16 +21,15 @@ import time
 from collections import defaultdict
 
 
-def ground_ms(parts, symbols, runs):
+def ground_ms(statements, symbols, runs):
     import clingo
     from clingo import ast
     ts, stats = [], None
     for _ in range(runs):
         ctl = clingo.Control(["--warn=none", "--single-shot", "--stats"])
         with ast.ProgramBuilder(ctl) as b:
-            for p in parts:
-                for stm in p.statements:
-                    b.add(stm)
+            for stm in statements:
+                b.add(stm)
         with ctl.backend() as backend:
             for sym in symbols:
                 backend.add_rule([backend.add_atom(sym)])
@@ -40,38 +42,71 @@ def ground_ms(parts, symbols, runs):
     return statistics.median(ts), int(lp["rules"]), int(lp["atoms"])
 
 
+def grounded(inc):
+    """[(file, statement)] as engine.solve passes them to clingo once the files are parsed."""
+    from adjudicator import engine, facts
+    prog = engine.program(inc.code)
+    sig = engine.signals(inc)
+    parts = tuple(p for p in prog.parts if p.triggers is None or p.triggers & sig)
+    symbols = facts.build(inc)
+    pairs = [(p.path, stm) for p in parts for stm in p.statements]
+    selector = prog.selector(parts)
+    if selector is not None:
+        fires = selector.select(symbols)
+        pairs = [pair for i, (pair, rule) in enumerate(zip(pairs, selector.rules)) if rule is None or i in fires]
+    return pairs, symbols
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "cases"))
     ap.add_argument("--cases", dest="n", type=int, default=24, help="cases sampled, spread over the set")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--rules", action="store_true", help="also leave out each rule in turn (slow)")
+    ap.add_argument("--top", type=int, default=25, help="files and rules listed")
     args = ap.parse_args()
-    from adjudicator import engine, facts, incident, registry
+    from adjudicator import incident, registry
+    from adjudicator.errors import AdjudicatorError
     paths = sorted(glob.glob(os.path.join(args.cases, "**", "*.yaml"), recursive=True))
     sample = [paths[int(i * (len(paths) - 1) / max(args.n - 1, 1))] for i in range(args.n)]
-    share = defaultdict(list)
-    totals, rules, atoms = [], [], []
+    by_file, by_rule, text = defaultdict(list), defaultdict(list), {}
+    totals, rules, atoms, sizes = [], [], [], []
     root = registry.rules_dir()
+    done = 0
     for path in sample:
-        inc = incident.load(path)
-        prog = engine.program(inc.code)
-        sig = engine.signals(inc)
-        parts = [p for p in prog.parts if p.triggers is None or p.triggers & sig]
-        symbols = facts.build(inc)
-        whole, r, a = ground_ms(parts, symbols, args.runs)
+        try:
+            inc = incident.load(path)
+        except AdjudicatorError:
+            continue
+        done += 1
+        pairs, symbols = grounded(inc)
+        stms = [s for _, s in pairs]
+        whole, r, a = ground_ms(stms, symbols, args.runs)
         totals.append(whole)
         rules.append(r)
         atoms.append(a)
-        for p in parts:
-            without, _, _ = ground_ms([q for q in parts if q is not p], symbols, args.runs)
-            share[os.path.relpath(p.path, root)].append(max(whole - without, 0.0))
-    print(f"{len(sample)} cases: grounding median {statistics.median(totals):.1f} ms; "
-          f"ground rules median {statistics.median(rules):.0f}, atoms {statistics.median(atoms):.0f}")
+        sizes.append(len(stms))
+        for f in dict.fromkeys(f for f, _ in pairs):
+            without, _, _ = ground_ms([s for g, s in pairs if g != f], symbols, args.runs)
+            by_file[os.path.relpath(f, root)].append(max(whole - without, 0.0))
+        if args.rules:
+            for i, (f, stm) in enumerate(pairs):
+                where = f"{os.path.relpath(f, root)}:{stm.location.begin.line}"
+                text[where] = " ".join(str(stm).split())
+                without, _, _ = ground_ms(stms[:i] + stms[i + 1:], symbols, args.runs)
+                by_rule[where].append(max(whole - without, 0.0))
+    print(f"{done} cases: grounding median {statistics.median(totals):.1f} ms; statements grounded median "
+          f"{statistics.median(sizes):.0f}; ground rules median {statistics.median(rules):.0f}, "
+          f"atoms {statistics.median(atoms):.0f}")
+    mean_whole = statistics.mean(totals)
     print("\nfile (left out in turn)                       cases  mean ms  share of grounding")
-    whole = statistics.mean(totals)
-    for f, xs in sorted(share.items(), key=lambda kv: -sum(kv[1])):
-        mean = sum(xs) / len(sample)
-        print(f"  {f:<44} {len(xs):5d}  {mean:7.2f}  {mean / whole:6.1%}")
+    for f, xs in sorted(by_file.items(), key=lambda kv: -sum(kv[1]))[:args.top]:
+        mean = sum(xs) / done
+        print(f"  {f:<44} {len(xs):5d}  {mean:7.2f}  {mean / mean_whole:6.1%}")
+    if args.rules:
+        print("\nrule (left out in turn)                       cases  mean ms")
+        for w, xs in sorted(by_rule.items(), key=lambda kv: -sum(kv[1]))[:args.top]:
+            print(f"  {w:<44} {len(xs):5d}  {sum(xs) / done:7.2f}  {text[w][:110]}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,315 @@
+"""Which rules of a law program can fire for an incident: the rest are left out before grounding.
+
+clingo spends 15-40 microseconds grounding each non-ground rule even when the rule has nothing to
+match (benchmarks/README.md), and most of a code's rules concern irregularities an incident does not
+contain. Before a Control is built, this module reads the rules as clingo's parser gives them
+(clingo.ast) and works out, from the incident's facts, which rules could ever have a true body; only
+those go to the grounder. The answer set is the same: a rule whose body can never hold derives
+nothing and blocks nothing.
+
+The reasoning is an over-approximation (sound, not exact). Each atom is seen as its predicate and,
+argument by argument, a constant (`lead`, `3`, `"24"`), a compound term's functor (`c/2` for
+`c(14,spades)`), or "anything". Starting from the incident's facts, a rule *may fire* when each
+positive literal of its body (outside aggregates and conditions) matches something that may be
+derived; it then may derive its head, each head variable standing for every value its body
+literals allow. Negation, comparisons, aggregates and the joins between literals are not
+evaluated: a rule they would block is kept, so nothing that can fire is ever left out.
+
+A constant of the incident that no rule body names is seen as OTHER (it can match only a variable),
+so incidents that differ in such constants (times, names, cards) share one selection, cached.
+tests/test_engine.py checks on every bundled case that the ruling is the one the whole program gives.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import defaultdict
+
+import clingo
+from clingo import ast
+
+_T = ast.ASTType
+ANY = None                       # an argument that may be anything
+OTHER = ("other",)               # a constant of the incident that no rule body names
+
+
+class Unsupported(Exception):
+    """A statement this reasoning does not cover (#external, #const, a script...): the caller
+    grounds the whole program instead."""
+
+
+def _value(sym: clingo.Symbol):
+    """A ground symbol as the reasoning sees it: a compound term by its functor."""
+    if sym.type == clingo.SymbolType.Function and sym.arguments:
+        return ("f", sym.name, len(sym.arguments))
+    return sym
+
+
+def _term(t):
+    """An argument of an atom in a rule: ('c', value), ('v', variable), ('s', values of a pool of
+    constants), or ANY (arithmetic, an interval, `_`...)."""
+    kind = t.ast_type
+    if kind == _T.SymbolicTerm:
+        return ("c", _value(t.symbol))
+    if kind == _T.Variable:
+        return ANY if t.name == "_" else ("v", t.name)
+    if kind == _T.Function and not t.external:
+        return ("c", ("f", t.name, len(t.arguments)) if t.arguments else clingo.Function(t.name))
+    if kind == _T.Pool:
+        alts = [_term(a) for a in t.arguments]
+        if all(a is not None and a[0] == "c" for a in alts):
+            return ("s", frozenset(a[1] for a in alts))
+    return ANY
+
+
+def _atoms(symbol) -> list[tuple[tuple[str, int], tuple]]:
+    """The atoms a SymbolicAtom's term stands for: (predicate key, argument patterns)."""
+    kind = symbol.ast_type
+    if kind == _T.Function and not symbol.external:
+        return [((symbol.name, len(symbol.arguments)), tuple(_term(a) for a in symbol.arguments))]
+    if kind == _T.SymbolicTerm and symbol.symbol.type == clingo.SymbolType.Function:
+        s = symbol.symbol
+        return [((s.name, len(s.arguments)), tuple(("c", _value(a)) for a in s.arguments))]
+    if kind == _T.Pool:
+        return [a for alt in symbol.arguments for a in _atoms(alt)]
+    raise Unsupported(f"an atom written {symbol}")
+
+
+def _head_atoms(head) -> list:
+    kind = head.ast_type
+    if kind == _T.Literal:
+        if head.atom.ast_type == _T.BooleanConstant:
+            return []                                   # an integrity constraint
+        if head.atom.ast_type == _T.SymbolicAtom and head.sign == ast.Sign.NoSign:
+            return _atoms(head.atom.symbol)
+    elif kind in (_T.Disjunction, _T.Aggregate):
+        return [a for e in head.elements for a in _head_atoms(e.literal)]
+    elif kind == _T.HeadAggregate:
+        return [a for e in head.elements for a in _head_atoms(e.condition.literal)]
+    raise Unsupported(f"a rule head written {head}")
+
+
+class Rule:
+    """A rule as the reasoning sees it: the atoms its head may give, the atoms its body needs."""
+    __slots__ = ("heads", "needs", "keys")
+
+    def __init__(self, heads, needs):
+        self.heads, self.needs = heads, needs
+        self.keys = frozenset(k for k, _ in needs)
+
+
+_KEPT = (_T.ShowSignature, _T.ShowTerm, _T.Defined, _T.Comment, _T.Program)
+
+
+def summarize(stm) -> Rule | None:
+    """A statement's Rule, or None for one that is always kept (#show, #defined)."""
+    kind = stm.ast_type
+    if kind in _KEPT:
+        return None
+    if kind != _T.Rule:
+        raise Unsupported(f"a statement of kind {kind.name}")
+    needs = []
+    for lit in stm.body:
+        if (lit.ast_type == _T.Literal and lit.sign == ast.Sign.NoSign
+                and lit.atom.ast_type == _T.SymbolicAtom and lit.atom.symbol.ast_type != _T.Pool):
+            needs += _atoms(lit.atom.symbol)
+    return Rule(_head_atoms(stm.head), needs)
+
+
+class Selector:
+    """The rules of one program (a list of Rule or None, in the program's order), ready to tell
+    which can fire for a set of facts."""
+
+    CAP = 16          # head patterns a rule may give before a position is widened to ANY
+
+    def __init__(self, rules: list[Rule | None]):
+        self.rules = rules
+        # Constants some rule body names: any other constant of an incident is OTHER to the rules.
+        self.named: set = set()
+        for r in rules:
+            for _, args in r.needs if r else ():
+                for a in args:
+                    if a is not None and a[0] == "c":
+                        self.named.add(a[1])
+                    elif a is not None and a[0] == "s":
+                        self.named |= a[1]
+        # The same view of the constants the heads give (`suit(spades)` is suit(OTHER) when no
+        # body names spades): a variable joining a head's constant with an incident's OTHER must
+        # see the two agree, as they may.
+        self.heads = [[(k, tuple(self._seen(a) for a in args)) for k, args in r.heads] if r else None
+                      for r in rules]
+        # Predicates in dependency order, so that a rule is looked at once its body's predicates
+        # are settled (except within a recursive group, looked at until nothing changes).
+        rank = _ranks(rules)
+        self.order = [(rank.get(r.heads[0][0], 0) if r and r.heads else 0, i) for i, r in enumerate(rules)]
+        self.users: dict = defaultdict(list)
+        for i, r in enumerate(rules):
+            for k in r.keys if r else ():
+                self.users[k].append(i)
+        self._cache: dict = {}
+
+    def _seen(self, a):
+        if a is None or a[0] == "v":
+            return a
+        if a[0] == "c":
+            return ("c", a[1] if a[1] in self.named else OTHER)
+        return ("s", frozenset(v if v in self.named else OTHER for v in a[1]))
+
+    def abstract(self, facts: list[clingo.Symbol]) -> frozenset:
+        """The incident's facts as the reasoning sees them."""
+        named = self.named
+        out = set()
+        for f in facts:
+            args = []
+            for a in f.arguments:
+                v = _value(a)
+                args.append(v if v in named else OTHER)
+            out.add(((f.name, len(f.arguments)), tuple(args)))
+        return frozenset(out)
+
+    def select(self, facts: list[clingo.Symbol]) -> frozenset[int]:
+        """The indexes of the rules that may fire (cached by the abstract facts)."""
+        key = self.abstract(facts)
+        hit = self._cache.get(key)
+        if hit is None:
+            if len(self._cache) > 512:
+                self._cache.clear()
+            hit = self._cache[key] = self._fire(key)
+        return hit
+
+    def _fire(self, facts: frozenset) -> frozenset[int]:
+        derived: dict = defaultdict(set)
+        for k, args in facts:
+            derived[k].add(args)
+        rules, order, users = self.rules, self.order, self.users
+        queue = [order[i] for i, r in enumerate(rules) if r is not None and not r.needs]
+        queue += [order[i] for k in derived for i in users[k]]
+        heapq.heapify(queue)
+        queued = {i for _, i in queue}
+        fired = set()
+        while queue:
+            _, i = heapq.heappop(queue)
+            queued.discard(i)
+            heads = _evaluate(rules[i], self.heads[i], derived, self.CAP)
+            if heads is None:
+                continue
+            fired.add(i)
+            for k, args in heads:
+                have = derived[k]
+                if args not in have:
+                    have.add(args)
+                    for j in users[k]:
+                        if j not in queued:
+                            queued.add(j)
+                            heapq.heappush(queue, order[j])
+        return frozenset(fired)
+
+
+def _matches(args, pattern) -> bool:
+    for a, p in zip(args, pattern):
+        if a is None or p is None or a[0] == "v":
+            continue
+        if a[0] == "c":
+            if p != a[1]:
+                return False
+        elif p not in a[1]:
+            return False
+    return True
+
+
+def _evaluate(rule: Rule, heads: list, derived: dict, cap: int):
+    """The head atoms (of `heads`, the rule's as the Selector sees them) the rule may give now, or
+    None while its body cannot hold."""
+    values: dict = {}                 # variable -> set of values, or ANY
+    for key, args in rule.needs:
+        have = derived.get(key)
+        if not have:
+            return None
+        found = [p for p in have if _matches(args, p)]
+        if not found:
+            return None
+        for pos, a in enumerate(args):
+            if a is None or a[0] != "v":
+                continue
+            vals = set()
+            for p in found:
+                if p[pos] is None:
+                    vals = ANY
+                    break
+                vals.add(p[pos])
+            if a[1] not in values:
+                values[a[1]] = vals
+            elif vals is not ANY:
+                old = values[a[1]]
+                values[a[1]] = vals if old is ANY else old & vals
+                if not values[a[1]]:
+                    return None       # two literals agree on no value of the variable
+    out = []
+    for key, args in heads:
+        patterns = [()]
+        for a in args:
+            if a is None:
+                options = [ANY]
+            elif a[0] == "c":
+                options = [a[1]]
+            elif a[0] == "s":
+                options = list(a[1])
+            else:
+                v = values.get(a[1], ANY)
+                options = [ANY] if v is ANY else list(v)
+            patterns = [p + (o,) for p in patterns for o in options]
+            if len(patterns) > cap:
+                patterns = list(dict.fromkeys(p[:-1] + (ANY,) for p in patterns))
+        out += [(key, p) for p in patterns]
+    return out
+
+
+def _ranks(rules: list[Rule | None]) -> dict:
+    """Each predicate's place in an order where a predicate comes after those its rules' bodies
+    need (the predicates of a recursive group share a place): Tarjan's algorithm, iteratively."""
+    graph: dict = defaultdict(set)
+    for r in rules:
+        if r:
+            for k, _ in r.heads:
+                graph[k] |= r.keys
+    index: dict = {}
+    low: dict = {}
+    rank: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    counter = places = 0
+    for root in list(graph):
+        if root in index:
+            continue
+        work = [(root, iter(graph.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(graph.get(child, ()))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    rank[member] = places
+                    if member == node:
+                        break
+                places += 1
+    return rank
