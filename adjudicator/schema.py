@@ -484,6 +484,9 @@ event("call", G,
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
       "- reply: {by: younger, answer: good}", [])
+event("ask-point", G, "The younger hand replies to the elder hand's call of his point by asking what it makes "
+      "(law 46: only if he holds at least as many cards; the inquiry bars him from counting a point of more).",
+      [BY], "- ask-point: {by: younger}", [])
 event("correct-reply", G, "The younger hand corrects his reply \"good\" or \"equal\" to the elder hand's call, "
       "holding better (law 51).",
       [BY], "- correct-reply: {by: younger}", [])
@@ -603,7 +606,7 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
                          "see-left-cards", "name-suit", "correct-reply",
                          "drop-card", "misinform",
-                         "count-stock"}),
+                         "count-stock", "ask-point"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
