@@ -484,6 +484,9 @@ event("call", G,
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
       "- reply: {by: younger, answer: good}", [])
+event("ask-to-show", G, "A player asks his adversary to show the cards of his last call allowed good or equal "
+      "(law 55: the younger hand need show them only after the elder hand has led a card).",
+      [BY], "- ask-to-show: {by: younger}", [])
 event("ask-point", G, "The younger hand replies to the elder hand's call of his point by asking what it makes "
       "(law 46: only if he holds at least as many cards; the inquiry bars him from counting a point of more).",
       [BY], "- ask-point: {by: younger}", [])
@@ -606,7 +609,7 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
                          "see-left-cards", "name-suit", "correct-reply",
                          "drop-card", "misinform",
-                         "count-stock", "ask-point"}),
+                         "count-stock", "ask-point", "ask-to-show"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
