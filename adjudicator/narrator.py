@@ -132,7 +132,11 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
                        "the dealer exposes[ the {card},] a card dealt to {to}, while dealing"),
     "exchange-exposed": "{by} exchanges the exposed card for another",
     "speak-to-dealer": "{by} speaks to the dealer while he deals[ ({how})]",
-    "open": "{by} opens the game",
+    "open": "{by} opens the game[, staking {amount}]",
+    "bet": "{by} adds {amount} to his stake",
+    "stand": "{by} stands: he declines to bet until the next round",
+    "draw": "{by} discards {cards} card(s) and draws as many[ (the dealer gives him {received})]",
+    "take-back-discard": "{by} takes back a card he discarded",
     "show-hand": "{by} lays his cards face upwards on the table: {cards}",
 }
 

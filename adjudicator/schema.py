@@ -570,11 +570,29 @@ event("speak-to-dealer", G, "A player speaks to the dealer, or distracts him by 
       [BY, F("how", "text", "how (speaking when omitted)", choices=("speaks", "noise", "gesture"))],
       "- speak-to-dealer: {by: p2}", [])
 event("open", G, "A player opens the game: he accepts his cards and stakes, the first to do so in this game.",
-      [BY], "- open: {by: p4}", [])
+      [BY, F("amount", "int", "what he stakes in opening, in the unit of `stakes` (when it is known or matters)")],
+      "- open: {by: p4}", [])
 event("show-hand", G, "A player lays his cards face upwards on the table (the opener of a jack-pot whom all "
       "the others pass shows that he holds the minimum).",
       [BY, F("cards", "cards", "the five cards shown", required=True)],
       "- show-hand: {by: p4, cards: [JS, JH, 7C, 4D, 2S]}", [])
+
+G = "Draw Poker: the betting and the draw"
+event("bet", G, "A player adds a sum to his stake: accepting his cards after the game is opened (before the draw), "
+      "making his stake good, calling (seeing) or raising, or betting after the draw.",
+      [BY, F("amount", "int", "the sum he adds to what he has staked in this game, in the unit of `stakes`",
+             required=True)],
+      "- bet: {by: p3, amount: 6}", [])
+event("stand", G, "After the draw, a player stands: he declines to bet until the next round (betting).",
+      [BY], "- stand: {by: p3}", [])
+event("draw", G, "A player discards cards face downwards and the dealer gives him as many from the top of the pack "
+      "(draw); `cards: 0`: he keeps the hand dealt him. A second `draw` by the same player modifies his choice.",
+      [BY, F("cards", "int", "how many cards he discards", required=True),
+       F("received", "int", "how many the dealer gave him, when not as many as he discarded")],
+      "- draw: {by: p2, cards: 2}", [])
+event("take-back-discard", G, "A player takes back into his hand a card he discarded in the draw "
+      "(draw.once-for-all).",
+      [BY], "- take-back-discard: {by: p2}", [])
 
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
@@ -596,7 +614,8 @@ GAME_EVENTS.update({
     "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
                         "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
-                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand"}),
+                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand",
+                        "bet", "stand", "draw", "take-back-discard"}),
 })
 ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
                  if ev.group.startswith(("Loo", "Draw Poker"))})
