@@ -122,6 +122,9 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     # loo
     "declare": "{by} declares {what}",
     "look-at": "{by} looks at {what}[ ({whose}'s)]",
+    "exchange": "{by} puts out {cards} card(s) and is given as many",
+    "take-back-exchanged": "{by} takes back a card he put out in the exchange",
+    "declare-flush": "{by} declares a flush: {cards}",
     # Draw Poker
     "draw-for-deal": "{by} draws the {card} for the deal",
     "straddle": "{by} straddles",

@@ -545,6 +545,19 @@ event("look-at", G, "A player looks at cards: his own, the miss, a thrown-up han
        F("whose", "seat", "whose thrown-up cards or hand, when it matters")],
       "- look-at: {by: p3, what: miss}", [])
 
+G = "Loo: five-card and Irish loo"
+event("exchange", G, "At five-card or Irish loo, a player, in his turn to declare, puts out cards face downwards and the "
+      "dealer gives him as many from the pack: his declaration to play (`cards: 0`: he stands on the cards dealt him). "
+      "A second `exchange` by the same player is a second exchange.",
+      [BY, F("cards", "int", "how many cards he puts out", required=True)],
+      "- exchange: {by: p2, cards: 2}", [])
+event("take-back-exchanged", G, "At five-card or Irish loo, a player takes back into his hand a card he put out in "
+      "the exchange.", [BY], "- take-back-exchanged: {by: p2}", [])
+event("declare-flush", G, "At five-card or Irish loo, a player declares a flush: five cards of one suit, or four with "
+      "Pam (the knave of clubs); at Irish loo three cards of one suit.",
+      [BY, F("cards", "cards", "the cards of his hand", required=True)],
+      "- declare-flush: {by: p3, cards: [2S, 5S, 8S, 10S, KS]}", [])
+
 # Draw Poker (Baxter-Wray): the deal, the straddle, the jack-pot -----------------------------------
 G = "Draw Poker: the deal and the jack-pot"
 event("draw-for-deal", G, "A player draws a card from the pack, face downwards, for the first deal (rule 2: the "
@@ -611,7 +624,8 @@ ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
-    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card"}),
+    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
+                     "declare-flush"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
                         "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
                         "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand",
