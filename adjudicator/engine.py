@@ -26,7 +26,7 @@ from collections import defaultdict
 import clingo
 
 from . import facts as factmod
-from . import registry
+from . import registry, rulefiles
 from .errors import InternalError, TimeLimit, UnknownCode
 from .incident import Incident
 
@@ -34,7 +34,6 @@ from .incident import Incident
 # few seconds (tests/test_hostile.py measures it); ADJUDICATOR_TIME_LIMIT changes the limit.
 DEFAULT_TIMEOUT = float(os.environ.get("ADJUDICATOR_TIME_LIMIT", "10"))
 
-_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
 _WHEN = re.compile(r"^%!\s*load-when:\s*(.*)$")
 # A sentence template is a fact on one line: text(name, "...").
 _TEXT = re.compile(r'^text\(([a-z][A-Za-z0-9_]*),\s*"((?:[^"\\]|\\.)*)"\)\.\s*(?:%.*)?$', re.M)
@@ -170,22 +169,12 @@ def _read(path: str) -> str:
         return fh.read()
 
 
-def _files(entry: str) -> list[str]:
-    """The files an entry file includes, in order (entry files hold only #include lines, and may
-    include other entry files)."""
-    out = []
-    for rel in _INCLUDE.findall(_read(entry)):
-        p = os.path.normpath(os.path.join(os.path.dirname(entry), rel))
-        out += _files(p) if p.endswith("main.lp") else [p]
-    return out
-
-
 @functools.cache
 def program(code: str) -> Program:
     """The code's rule files in order, with their load-when lines; the rest is read on first use."""
     parts = []
     entry = entry_file(code)
-    for path in _files(entry):
+    for path in rulefiles.files(entry):
         with open(path, encoding="utf-8") as fh:
             first = fh.readline().rstrip("\n")
         m = _WHEN.match(first)

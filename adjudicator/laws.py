@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from . import registry
+from . import registry, rulefiles
 from .errors import InputError
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -254,37 +254,14 @@ def referred_by(code: str, ident: str) -> list[dict]:
             if r["code"] == code and r["to"] and (_contains(r["to"], ident) or _contains(ident, r["to"]))]
 
 
-_INCLUDE = re.compile(r'^\s*#include\s+"([^"]+)"\s*\.', re.M)
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
-
-
 def rule_files(code: str) -> list[str]:
-    """The rule files of an encoded code: its entry file's includes, followed through entry files."""
+    """The rule files of an encoded code, in the order the engine loads them (adjudicator/rulefiles.py)."""
     if not registry.encoded(code):
         return []
-    out: list[str] = []
-
-    def walk(path):
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-        for rel in _INCLUDE.findall(text):
-            p = os.path.normpath(os.path.join(os.path.dirname(path), rel))
-            if p not in out:
-                out.append(p)
-                walk(p)
-    walk(os.path.join(registry.rules_dir(), registry.code_info(code)["rules"]))
-    return out
+    return list(rulefiles.files(os.path.join(registry.rules_dir(), registry.code_info(code)["rules"])))
 
 
-def _code_part(line: str) -> str:
-    """A line of a rule file without its comment (a % outside a string)."""
-    quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
-            quoted = not quoted
-        elif ch == "%" and not quoted:
-            return line[:i]
-    return line
+_code_part = rulefiles.code_part
 
 
 _CITE = re.compile(r'\bcite\(\s*([a-z]\w*)\s*,\s*"([^"]*)"\s*\)')
@@ -303,13 +280,12 @@ def encoded_in(code: str, ident: str) -> list[dict]:
     files = rule_files(code)
     texts = {}
     for path in files:
-        with open(path, encoding="utf-8") as fh:
-            texts[path] = [_code_part(line) for line in fh]
+        texts[path] = rulefiles.code_lines(path)
     out, names = [], []
     for path in files:
         lines, cites = [], set()
         for n, line in enumerate(texts[path], 1):
-            hit = {s for s in _STRING.findall(line) if _contains(s, ident) or _contains(ident, s)}
+            hit = {s for s in rulefiles.strings(line) if _contains(s, ident) or _contains(ident, s)}
             if hit:
                 lines.append(n)
                 cites |= hit

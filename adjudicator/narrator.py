@@ -24,6 +24,7 @@ ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "se
 
 # One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
 # every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
+TALON_WORDS = {"turned": "the card turned up", "hidden": "the card under the one turned up"}
 PHRASES: dict[str, str | tuple[str, ...]] = {
     "arrive": "{players} come into the room together[{other-table?}, having played at another table]"
               "[{still-belong?}, and still belonging to it]",
@@ -99,6 +100,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "see-left-cards": "{by} looks at the cards the younger hand left",
     "correct-reply": "{by} corrects his reply",
     "drop-card": "{by} drops[ the {card}] by accident",
+    "take-from-talon": "{by} takes from the talon {which}[, the {card}][{shown?}, showing or naming it]",
     "misinform": "{by}, asked what he holds of a call allowed good or equal, misinforms his adversary",
     "name-suit": "{by} names[ {suit} as] the suit he will first lead",
     "correct-count": "{by} proves an error in the count of {player}'s hand and asks that it be rectified",
@@ -250,6 +252,8 @@ class Narrator:
         flags = {k for k, v in ev.fields.items() if v is True}
         if ev.name in ("declare", "look-at"):       # loo: what he declares or looks at, in the laws' words
             words["what"] = LOO_WORDS.get(ev.fields["what"], words["what"])
+        if ev.name == "take-from-talon":            # German Whist: which card of the talon
+            words["which"] = TALON_WORDS.get(ev.fields["which"], words["which"])
         if "by" not in words and "dealer" in self.inc.top and self._dealer_default(ev.name):
             words["by"] = self.seat(self.inc.top["dealer"])
         phrases = PHRASES.get(ev.name) or ()

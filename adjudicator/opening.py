@@ -23,9 +23,30 @@ _SMALL = {"the", "a", "an", "of", "to", "in", "on", "his", "her", "he", "she", "
           "with", "was", "is", "be", "for", "from", "before", "after", "who", "what", "card", "cards", "player"}
 
 
+# The past tenses and participles the laws' verbs take that no suffix rule finds.
+_IRREGULAR = {"led": "lead", "dealt": "deal", "threw": "throw", "thrown": "throw", "took": "take",
+              "taken": "take", "drew": "draw", "drawn": "draw", "shown": "show", "spoke": "speak",
+              "spoken": "speak", "saw": "see", "seen": "see", "won": "win", "lost": "lose", "gave": "give",
+              "given": "give", "made": "make", "held": "hold", "fell": "fall", "cutting": "cut"}
+
+
+def _stem(word: str) -> str:
+    """A crude stem: the irregular forms above, the endings -ing, -ed, -es, -s taken off (a doubled
+    last consonant undoubled: dropped -> drop), then the first five letters (leads, leading, led ->
+    'lead'; played -> 'play'; exposes, exposed -> 'expos')."""
+    w = _IRREGULAR.get(word, word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if w.endswith(suffix) and not w.endswith("ss") and len(w) - len(suffix) >= 3:
+            w = w[:-len(suffix)]
+            if len(w) >= 4 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+                w = w[:-1]
+            break
+    return w[:5]
+
+
 def _stems(text: str) -> set[str]:
-    """Word stems, crudely: lower case, the first five letters (leads, leading, led -> 'lead' ...)."""
-    return {w[:5] for w in _WORD.findall(text.lower().replace("-", " ")) if w not in _SMALL and len(w) > 2}
+    """The stems of the words that say something (not 'the', 'a', 'card' ...)."""
+    return {_stem(w) for w in _WORD.findall(text.lower().replace("-", " ")) if w not in _SMALL and len(w) > 2}
 
 
 def matching_events(game: str, words: str) -> list[tuple[str, str]]:

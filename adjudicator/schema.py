@@ -531,6 +531,15 @@ event("correct-bid", G, "A player corrects a bid he made in error, naming the bi
       "- correct-bid: {by: N, bid: eight-tricks}", [])
 event("pass", G, "A player passes: in the auction (the Boston family), or at poker when it is his turn to open or bet (he declines and, in a jack-pot, retires from it).", [BY], "- pass: {by: E}", [])
 
+# German Whist (Foster): the talon -----------------------------------------------------------
+G = "German Whist: the talon"
+event("take-from-talon", G, "After a trick, a player takes a card of the talon: the winner of the trick the "
+      "card turned up, the loser the card under it, \"without showing or naming it\" (Foster, playing).",
+      [BY, F("which", "text", "which card he took: turned (the card turned up) or hidden (the one under it)",
+             required=True, choices=("turned", "hidden")),
+       CARD_OPT, F("shown", "bool", "he showed or named the card he took")],
+      "- take-from-talon: {by: elder, which: turned, card: QH}", [])
+
 # Loo (Baxter-Wray): declaring and playing the hands -------------------------------------------
 # The seats are the places round the table (p1 ... p8); the places taken are those `players` names.
 G = "Loo: declaring"
@@ -624,6 +633,7 @@ ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
+    "german-whist": frozenset({"lead", "play", "take-from-talon"}),
     "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
                      "declare-flush"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
@@ -633,6 +643,7 @@ GAME_EVENTS.update({
 })
 ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
                  if ev.group.startswith(("Loo", "Draw Poker"))})
+ONLY_FOR["take-from-talon"] = "german-whist"
 # Events of several games (the bidding of the Boston family): refused in any other game's incident.
 EVENT_GAMES: dict[str, frozenset] = {
     e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})

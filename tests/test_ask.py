@@ -195,3 +195,14 @@ def test_ask_from_an_unknown_game_or_with_nothing_to_go_on_is_refused_with_exit_
     assert r.exit_code == 2 and "--game GAME and a few words" in r.stderr
     r, _ = _from_game(tmp_path, ["piquet", "left", "cards"], ["0"])
     assert r.exit_code == 2 and "no event was given" in r.stderr
+
+
+@pytest.mark.parametrize("game, words, event", [
+    ("piquet", "the elder hand led out of turn", "lead"),
+    ("whist", "East played a card to the trick", "play"),
+    ("whist", "he dropped and exposed two cards", "expose"),
+    ("poker", "a player passes", "pass"),
+])
+def test_the_words_people_use_find_the_event_whatever_the_tense(game, words, event):
+    from adjudicator import opening
+    assert event in [name for name, _doc in opening.matching_events(game, words)]

@@ -24,7 +24,7 @@ CODES = {
 # the same as at Whist"; Boston de Fontainebleau: "... the same as at Boston"; French Boston: "Other
 # irregularities are governed by the same laws as in Boston"); the others carry their
 # texts only.
-RULABLE = {"chinese-whist", "boston-de-fontainebleau", "french-boston", "loo", "draw-poker"}   # loo, poker: issue 11
+RULABLE = {"chinese-whist", "boston-de-fontainebleau", "french-boston", "loo", "draw-poker", "german-whist"}   # loo, poker: issue 11
 
 # The provisions the brief names, by code; each must be present.
 NAMED = {

@@ -159,7 +159,7 @@ PARAGRAPHS_REMAINING = {
 }
 
 
-@pytest.mark.parametrize("code", ["chinese-whist", "boston-de-fontainebleau", "french-boston"])
+@pytest.mark.parametrize("code", ["chinese-whist", "boston-de-fontainebleau", "french-boston", "german-whist"])
 def test_every_paragraph_of_a_game_ruled_on_the_american_code_is_exercised_or_marked(code):
     """A game whose own description sends its penalties to whist's (issue 12): each paragraph of it
     is cited by its rules and exercised by a case, or marked `adjudication: none` with the reason."""
