@@ -140,7 +140,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "open": "{by} opens the game[, staking {amount}]",
     "bet": "{by} adds {amount} to his stake",
     "stand": "{by} stands: he declines to bet until the next round",
-    "draw": "{by} discards {cards} card(s) and draws as many[ (the dealer gives him {received})]",
+    "draw": "{by} discards {cards} card(s) and draws as many[ (the dealer gives him {received})][{pack-out?}, the pack "
+            "running out]",
     "take-back-discard": "{by} takes back a card he discarded",
     "show-hand": "{by} lays his cards face upwards on the table: {cards}",
 }

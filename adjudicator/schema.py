@@ -610,7 +610,8 @@ event("stand", G, "After the draw, a player stands: he declines to bet until the
 event("draw", G, "A player discards cards face downwards and the dealer gives him as many from the top of the pack "
       "(draw); `cards: 0`: he keeps the hand dealt him. A second `draw` by the same player modifies his choice.",
       [BY, F("cards", "int", "how many cards he discards", required=True),
-       F("received", "int", "how many the dealer gave him, when not as many as he discarded")],
+       F("received", "int", "how many the dealer gave him, when not as many as he discarded"),
+       F("pack-out", "bool", "the pack ran out: the dealer had only `received` cards left to give him")],
       "- draw: {by: p2, cards: 2}", [])
 event("take-back-discard", G, "A player takes back into his hand a card he discarded in the draw "
       "(draw.once-for-all).",
