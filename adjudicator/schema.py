@@ -579,7 +579,8 @@ event("straddle", G, "A player straddles the ante: No. 1 stakes double the ante,
 event("point-out-no-cut", G, "A player points out to the dealer that the pack was not cut for this deal "
       "(rules 8, 9).",
       [BY], "- point-out-no-cut: {by: p4}", [])
-event("finish-deal", G, "The deal is finished: every player has received five cards (rule 17).",
+event("finish-deal", G, "The deal is finished: every player has received his cards (poker: five, rule 17; "
+      "Boston and Cayenne: the last card is dealt, 16.boston-cayenne).",
       [BY_OPT_DEALER], "- finish-deal: {}", [])
 event("dealer-exposes", G, "The dealer, while dealing, accidentally exposes a card (rule 11).",
       [BY_OPT_DEALER, CARD_OPT, F("to", "seat", "the player to whom it is dealt", required=True)],
@@ -650,6 +651,9 @@ EVENT_GAMES: dict[str, frozenset] = {
     e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})
     for e in ("make-bid", "correct-bid", "pass")}
 ONLY_FOR.update({e: "boston" for e in EVENT_GAMES})      # (the game its example is written in)
+# The end of the deal, marked where a law turns on it: poker's rule 17, and in Boston and Cayenne,
+# where no trump card is turned in the deal, 16.boston-cayenne's "before the last card is dealt".
+EVENT_GAMES["finish-deal"] = frozenset({"poker", "boston", "cayenne"})
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 

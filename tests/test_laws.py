@@ -111,10 +111,7 @@ def test_every_piquet_law_the_rules_cite_is_exercised_by_a_case():
 
 # Paragraphs for Boston, Cayenne and Solo Whist not yet encoded (issue 12): each with why. A
 # paragraph leaves this list when it is encoded and a case exercises it.
-EXCEPTIONS_REMAINING = {
-    "16.boston-cayenne": "stopping a deal out of turn before the last card: the events do not mark the last "
-                         "card dealt (law 16's closing at the first play stands)",
-}
+EXCEPTIONS_REMAINING: dict[str, str] = {}
 
 
 def _game_exceptions(game):
