@@ -100,6 +100,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "see-left-cards": "{by} looks at the cards the younger hand left",
     "correct-reply": "{by} corrects his reply",
     "drop-card": "{by} drops[ the {card}] by accident",
+    "accept": "{by} accepts the proposal",
     "take-from-talon": "{by} takes from the talon {which}[, the {card}][{shown?}, showing or naming it]",
     "misinform": "{by}, asked what he holds of a call allowed good or equal, misinforms his adversary",
     "name-suit": "{by} names[ {suit} as] the suit he will first lead",

@@ -529,6 +529,8 @@ event("make-bid", G, "A player makes a bid in the auction (the bid that won, and
 event("correct-bid", G, "A player corrects a bid he made in error, naming the bid he meant.",
       [BY, F("bid", "text", "the bid he meant", choices=_ALL_BIDS)],
       "- correct-bid: {by: N, bid: eight-tricks}", [])
+event("accept", G, "French Boston: a player accepts the proposal (a simple demand) made before him, "
+      "to play it as the proposer's partner (bidding.accepting).", [BY], "- accept: {by: W}", [])
 event("pass", G, "A player passes: in the auction (the Boston family), or at poker when it is his turn to open or bet (he declines and, in a jack-pot, retires from it).", [BY], "- pass: {by: E}", [])
 
 # German Whist (Foster): the talon -----------------------------------------------------------
@@ -650,7 +652,9 @@ ONLY_FOR["take-from-talon"] = "german-whist"
 EVENT_GAMES: dict[str, frozenset] = {
     e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})
     for e in ("make-bid", "correct-bid", "pass")}
+EVENT_GAMES["accept"] = frozenset({"french-boston"})     # Solo Whist's acceptor is the `bid`'s partner
 ONLY_FOR.update({e: "boston" for e in EVENT_GAMES})      # (the game its example is written in)
+ONLY_FOR["accept"] = "french-boston"
 # The end of the deal, marked where a law turns on it: poker's rule 17, and in Boston and Cayenne,
 # where no trump card is turned in the deal, 16.boston-cayenne's "before the last card is dealt".
 EVENT_GAMES["finish-deal"] = frozenset({"poker", "boston", "cayenne"})
