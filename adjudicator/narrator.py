@@ -125,6 +125,9 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     # loo
     "declare": "{by} declares {what}",
     "look-at": "{by} looks at {what}[ ({whose}'s)]",
+    "exchange": "{by} puts out {cards} card(s) and is given as many",
+    "take-back-exchanged": "{by} takes back a card he put out in the exchange",
+    "declare-flush": "{by} declares a flush: {cards}",
     # Draw Poker
     "draw-for-deal": "{by} draws the {card} for the deal",
     "straddle": "{by} straddles",
@@ -135,7 +138,12 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
                        "the dealer exposes[ the {card},] a card dealt to {to}, while dealing"),
     "exchange-exposed": "{by} exchanges the exposed card for another",
     "speak-to-dealer": "{by} speaks to the dealer while he deals[ ({how})]",
-    "open": "{by} opens the game",
+    "open": "{by} opens the game[, staking {amount}]",
+    "bet": "{by} adds {amount} to his stake",
+    "stand": "{by} stands: he declines to bet until the next round",
+    "draw": "{by} discards {cards} card(s) and draws as many[ (the dealer gives him {received})][{pack-out?}, the pack "
+            "running out]",
+    "take-back-discard": "{by} takes back a card he discarded",
     "show-hand": "{by} lays his cards face upwards on the table: {cards}",
 }
 

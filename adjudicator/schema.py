@@ -556,6 +556,19 @@ event("look-at", G, "A player looks at cards: his own, the miss, a thrown-up han
        F("whose", "seat", "whose thrown-up cards or hand, when it matters")],
       "- look-at: {by: p3, what: miss}", [])
 
+G = "Loo: five-card and Irish loo"
+event("exchange", G, "At five-card or Irish loo, a player, in his turn to declare, puts out cards face downwards and the "
+      "dealer gives him as many from the pack: his declaration to play (`cards: 0`: he stands on the cards dealt him). "
+      "A second `exchange` by the same player is a second exchange.",
+      [BY, F("cards", "int", "how many cards he puts out", required=True)],
+      "- exchange: {by: p2, cards: 2}", [])
+event("take-back-exchanged", G, "At five-card or Irish loo, a player takes back into his hand a card he put out in "
+      "the exchange.", [BY], "- take-back-exchanged: {by: p2}", [])
+event("declare-flush", G, "At five-card or Irish loo, a player declares a flush: five cards of one suit, or four with "
+      "Pam (the knave of clubs); at Irish loo three cards of one suit.",
+      [BY, F("cards", "cards", "the cards of his hand", required=True)],
+      "- declare-flush: {by: p3, cards: [2S, 5S, 8S, 10S, KS]}", [])
+
 # Draw Poker (Baxter-Wray): the deal, the straddle, the jack-pot -----------------------------------
 G = "Draw Poker: the deal and the jack-pot"
 event("draw-for-deal", G, "A player draws a card from the pack, face downwards, for the first deal (rule 2: the "
@@ -582,11 +595,30 @@ event("speak-to-dealer", G, "A player speaks to the dealer, or distracts him by 
       [BY, F("how", "text", "how (speaking when omitted)", choices=("speaks", "noise", "gesture"))],
       "- speak-to-dealer: {by: p2}", [])
 event("open", G, "A player opens the game: he accepts his cards and stakes, the first to do so in this game.",
-      [BY], "- open: {by: p4}", [])
+      [BY, F("amount", "int", "what he stakes in opening, in the unit of `stakes` (when it is known or matters)")],
+      "- open: {by: p4}", [])
 event("show-hand", G, "A player lays his cards face upwards on the table (the opener of a jack-pot whom all "
       "the others pass shows that he holds the minimum).",
       [BY, F("cards", "cards", "the five cards shown", required=True)],
       "- show-hand: {by: p4, cards: [JS, JH, 7C, 4D, 2S]}", [])
+
+G = "Draw Poker: the betting and the draw"
+event("bet", G, "A player adds a sum to his stake: accepting his cards after the game is opened (before the draw), "
+      "making his stake good, calling (seeing) or raising, or betting after the draw.",
+      [BY, F("amount", "int", "the sum he adds to what he has staked in this game, in the unit of `stakes`",
+             required=True)],
+      "- bet: {by: p3, amount: 6}", [])
+event("stand", G, "After the draw, a player stands: he declines to bet until the next round (betting).",
+      [BY], "- stand: {by: p3}", [])
+event("draw", G, "A player discards cards face downwards and the dealer gives him as many from the top of the pack "
+      "(draw); `cards: 0`: he keeps the hand dealt him. A second `draw` by the same player modifies his choice.",
+      [BY, F("cards", "int", "how many cards he discards", required=True),
+       F("received", "int", "how many the dealer gave him, when not as many as he discarded"),
+       F("pack-out", "bool", "the pack ran out: the dealer had only `received` cards left to give him")],
+      "- draw: {by: p2, cards: 2}", [])
+event("take-back-discard", G, "A player takes back into his hand a card he discarded in the draw "
+      "(draw.once-for-all).",
+      [BY], "- take-back-discard: {by: p2}", [])
 
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
@@ -606,10 +638,12 @@ ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
     "german-whist": frozenset({"lead", "play", "take-from-talon"}),
-    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card"}),
+    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
+                     "declare-flush"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
                         "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
-                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand"}),
+                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand",
+                        "bet", "stand", "draw", "take-back-discard"}),
 })
 ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
                  if ev.group.startswith(("Loo", "Draw Poker"))})
