@@ -77,6 +77,18 @@ def value_symbols(f: schema.Field, v) -> list[Symbol]:
     raise ValueError(f"no symbol for field type {t}")  # pragma: no cover
 
 
+def unit_singular(unit: str) -> str:
+    """The name of one of the stakes' unit: pence -> penny, shillings -> shilling, counters -> counter;
+    a name not in the plural (a unit written as one, 'chip value') is kept."""
+    irregular = {"pence": "penny", "halfpence": "halfpenny"}
+    low = unit.lower()
+    if low in irregular:
+        return irregular[low] if unit == low else irregular[low].capitalize()
+    if low.endswith("s") and not low.endswith("ss") and len(low) > 2:
+        return unit[:-1]
+    return unit
+
+
 def table_facts(game: str, taken=None) -> list[Symbol]:
     """The game's table as facts (rules/common/seats.lp reads them): seat/1; next/2, who sits on
     whose left; and, where there are partners, side/1, side_of/2 and other_side/2. At a round table
@@ -139,6 +151,8 @@ def build(inc: Incident) -> list[Symbol]:
     # the variations of loo agreed before play
     for key, n in top.get("stakes", {}).items():
         out.append(Function("stake_unit", [String(n)]) if key == "unit" else Function("stake", [const(key), Number(n)]))
+        if key == "unit":       # the unit's name for one of it: "1 penny", not "1 pence"
+            out.append(Function("stake_unit_one", [String(unit_singular(n))]))
     if "jack_pot" in top:
         out.append(Function("jack_pot", [Number(top["jack_pot"])]))
     for v in top.get("variations", []):

@@ -103,6 +103,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "see-left-cards": "{by} looks at the cards the younger hand left",
     "correct-reply": "{by} corrects his reply",
     "drop-card": "{by} drops[ the {card}] by accident",
+    "accept": "{by} accepts the proposal",
     "take-from-talon": "{by} takes from the talon {which}[, the {card}][{shown?}, showing or naming it]",
     "misinform": "{by}, asked what he holds of a call allowed good or equal, misinforms his adversary",
     "name-suit": "{by} names[ {suit} as] the suit he will first lead",
@@ -127,6 +128,9 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     # loo
     "declare": "{by} declares {what}",
     "look-at": "{by} looks at {what}[ ({whose}'s)]",
+    "exchange": "{by} puts out {cards} card(s) and is given as many",
+    "take-back-exchanged": "{by} takes back a card he put out in the exchange",
+    "declare-flush": "{by} declares a flush: {cards}",
     # Draw Poker
     "draw-for-deal": "{by} draws the {card} for the deal",
     "straddle": "{by} straddles",
@@ -137,7 +141,12 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
                        "the dealer exposes[ the {card},] a card dealt to {to}, while dealing"),
     "exchange-exposed": "{by} exchanges the exposed card for another",
     "speak-to-dealer": "{by} speaks to the dealer while he deals[ ({how})]",
-    "open": "{by} opens the game",
+    "open": "{by} opens the game[, staking {amount}]",
+    "bet": "{by} adds {amount} to his stake",
+    "stand": "{by} stands: he declines to bet until the next round",
+    "draw": "{by} discards {cards} card(s) and draws as many[ (the dealer gives him {received})][{pack-out?}, the pack "
+            "running out]",
+    "take-back-discard": "{by} takes back a card he discarded",
     "show-hand": "{by} lays his cards face upwards on the table: {cards}",
 }
 

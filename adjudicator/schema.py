@@ -541,6 +541,8 @@ event("make-bid", G, "A player makes a bid in the auction (the bid that won, and
 event("correct-bid", G, "A player corrects a bid he made in error, naming the bid he meant.",
       [BY, F("bid", "text", "the bid he meant", choices=_ALL_BIDS)],
       "- correct-bid: {by: N, bid: eight-tricks}", [])
+event("accept", G, "French Boston: a player accepts the proposal (a simple demand) made before him, "
+      "to play it as the proposer's partner (bidding.accepting).", [BY], "- accept: {by: W}", [])
 event("pass", G, "A player passes: in the auction (the Boston family), or at poker when it is his turn to open or bet (he declines and, in a jack-pot, retires from it).", [BY], "- pass: {by: E}", [])
 
 # German Whist (Foster): the talon -----------------------------------------------------------
@@ -566,6 +568,19 @@ event("look-at", G, "A player looks at cards: his own, the miss, a thrown-up han
        F("whose", "seat", "whose thrown-up cards or hand, when it matters")],
       "- look-at: {by: p3, what: miss}", [])
 
+G = "Loo: five-card and Irish loo"
+event("exchange", G, "At five-card or Irish loo, a player, in his turn to declare, puts out cards face downwards and the "
+      "dealer gives him as many from the pack: his declaration to play (`cards: 0`: he stands on the cards dealt him). "
+      "A second `exchange` by the same player is a second exchange.",
+      [BY, F("cards", "int", "how many cards he puts out", required=True)],
+      "- exchange: {by: p2, cards: 2}", [])
+event("take-back-exchanged", G, "At five-card or Irish loo, a player takes back into his hand a card he put out in "
+      "the exchange.", [BY], "- take-back-exchanged: {by: p2}", [])
+event("declare-flush", G, "At five-card or Irish loo, a player declares a flush: five cards of one suit, or four with "
+      "Pam (the knave of clubs); at Irish loo three cards of one suit.",
+      [BY, F("cards", "cards", "the cards of his hand", required=True)],
+      "- declare-flush: {by: p3, cards: [2S, 5S, 8S, 10S, KS]}", [])
+
 # Draw Poker (Baxter-Wray): the deal, the straddle, the jack-pot -----------------------------------
 G = "Draw Poker: the deal and the jack-pot"
 event("draw-for-deal", G, "A player draws a card from the pack, face downwards, for the first deal (rule 2: the "
@@ -578,7 +593,8 @@ event("straddle", G, "A player straddles the ante: No. 1 stakes double the ante,
 event("point-out-no-cut", G, "A player points out to the dealer that the pack was not cut for this deal "
       "(rules 8, 9).",
       [BY], "- point-out-no-cut: {by: p4}", [])
-event("finish-deal", G, "The deal is finished: every player has received five cards (rule 17).",
+event("finish-deal", G, "The deal is finished: every player has received his cards (poker: five, rule 17; "
+      "Boston and Cayenne: the last card is dealt, 16.boston-cayenne).",
       [BY_OPT_DEALER], "- finish-deal: {}", [])
 event("dealer-exposes", G, "The dealer, while dealing, accidentally exposes a card (rule 11).",
       [BY_OPT_DEALER, CARD_OPT, F("to", "seat", "the player to whom it is dealt", required=True)],
@@ -591,11 +607,30 @@ event("speak-to-dealer", G, "A player speaks to the dealer, or distracts him by 
       [BY, F("how", "text", "how (speaking when omitted)", choices=("speaks", "noise", "gesture"))],
       "- speak-to-dealer: {by: p2}", [])
 event("open", G, "A player opens the game: he accepts his cards and stakes, the first to do so in this game.",
-      [BY], "- open: {by: p4}", [])
+      [BY, F("amount", "int", "what he stakes in opening, in the unit of `stakes` (when it is known or matters)")],
+      "- open: {by: p4}", [])
 event("show-hand", G, "A player lays his cards face upwards on the table (the opener of a jack-pot whom all "
       "the others pass shows that he holds the minimum).",
       [BY, F("cards", "cards", "the five cards shown", required=True)],
       "- show-hand: {by: p4, cards: [JS, JH, 7C, 4D, 2S]}", [])
+
+G = "Draw Poker: the betting and the draw"
+event("bet", G, "A player adds a sum to his stake: accepting his cards after the game is opened (before the draw), "
+      "making his stake good, calling (seeing) or raising, or betting after the draw.",
+      [BY, F("amount", "int", "the sum he adds to what he has staked in this game, in the unit of `stakes`",
+             required=True)],
+      "- bet: {by: p3, amount: 6}", [])
+event("stand", G, "After the draw, a player stands: he declines to bet until the next round (betting).",
+      [BY], "- stand: {by: p3}", [])
+event("draw", G, "A player discards cards face downwards and the dealer gives him as many from the top of the pack "
+      "(draw); `cards: 0`: he keeps the hand dealt him. A second `draw` by the same player modifies his choice.",
+      [BY, F("cards", "int", "how many cards he discards", required=True),
+       F("received", "int", "how many the dealer gave him, when not as many as he discarded"),
+       F("pack-out", "bool", "the pack ran out: the dealer had only `received` cards left to give him")],
+      "- draw: {by: p2, cards: 2}", [])
+event("take-back-discard", G, "A player takes back into his hand a card he discarded in the draw "
+      "(draw.once-for-all).",
+      [BY], "- take-back-discard: {by: p2}", [])
 
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
@@ -616,10 +651,12 @@ ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
     "german-whist": frozenset({"lead", "play", "take-from-talon"}),
-    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card"}),
+    "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
+                     "declare-flush"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
                         "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
-                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand"}),
+                        "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand",
+                        "bet", "stand", "draw", "take-back-discard"}),
 })
 ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
                  if ev.group.startswith(("Loo", "Draw Poker"))})
@@ -628,7 +665,12 @@ ONLY_FOR["take-from-talon"] = "german-whist"
 EVENT_GAMES: dict[str, frozenset] = {
     e: frozenset({"boston", "solo-whist", "boston-de-fontainebleau", "french-boston"})
     for e in ("make-bid", "correct-bid", "pass")}
+EVENT_GAMES["accept"] = frozenset({"french-boston"})     # Solo Whist's acceptor is the `bid`'s partner
 ONLY_FOR.update({e: "boston" for e in EVENT_GAMES})      # (the game its example is written in)
+ONLY_FOR["accept"] = "french-boston"
+# The end of the deal, marked where a law turns on it: poker's rule 17, and in Boston and Cayenne,
+# where no trump card is turned in the deal, 16.boston-cayenne's "before the last card is dealt".
+EVENT_GAMES["finish-deal"] = frozenset({"poker", "boston", "cayenne"})
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 

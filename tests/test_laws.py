@@ -111,10 +111,7 @@ def test_every_piquet_law_the_rules_cite_is_exercised_by_a_case():
 
 # Paragraphs for Boston, Cayenne and Solo Whist not yet encoded (issue 12): each with why. A
 # paragraph leaves this list when it is encoded and a case exercises it.
-EXCEPTIONS_REMAINING = {
-    "16.boston-cayenne": "stopping a deal out of turn before the last card: the events do not mark the last "
-                         "card dealt (law 16's closing at the first play stands)",
-}
+EXCEPTIONS_REMAINING: dict[str, str] = {}
 
 
 def _game_exceptions(game):
@@ -153,10 +150,7 @@ def test_every_exception_paragraph_is_encoded_and_exercised_or_marked(game):
 
 
 # Paragraphs of those games not yet encoded, with why.
-PARAGRAPHS_REMAINING = {
-    ("french-boston", "bidding.accepting"): "accepting a demand (even after passing) and playing in belle "
-                                            "or petite: the incident has no event for an acceptance yet",
-}
+PARAGRAPHS_REMAINING: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("code", ["chinese-whist", "boston-de-fontainebleau", "french-boston", "german-whist"])

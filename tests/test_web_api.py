@@ -24,8 +24,12 @@ from adjudicator.web import create_app
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = sorted(glob.glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True))
-# every eighth case (all games and codes appear), every case with facts not known, every bad input
-SAMPLE = CASES[::8] + [c for c in CASES if os.path.basename(c).startswith("unknown-")]
+# every eighth case, the first case of each code's folder (so that every game and code appears,
+# whatever the count of cases), every case with facts not known, every bad input
+_FIRST_OF_EACH_CODE = [next(c for c in CASES if os.path.dirname(c) == d)
+                       for d in sorted({os.path.dirname(c) for c in CASES})]
+SAMPLE = sorted(set(CASES[::8]) | set(_FIRST_OF_EACH_CODE)
+                | {c for c in CASES if os.path.basename(c).startswith("unknown-")})
 BAD = sorted(glob.glob(os.path.join(ROOT, "tests", "bad_input", "*.yaml")))
 
 
@@ -62,7 +66,8 @@ def rel(path: str) -> str:
 
 def test_the_sample_covers_every_kind_of_case():
     assert len(SAMPLE) >= 60
-    assert {rel(c).split(os.sep)[1] for c in SAMPLE} >= {"whist", "dummy", "double-dummy"}
+    assert {rel(c).split(os.sep)[1] for c in SAMPLE} == {rel(c).split(os.sep)[1] for c in CASES} >= {
+        "whist", "dummy", "double-dummy", "piquet", "loo", "poker", "boston", "german-whist"}
     assert any("unknown-" in c for c in SAMPLE)
     assert len(BAD) >= 50
 
