@@ -9,6 +9,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "incident-format.md"
 def test_reference_section_is_generated_from_the_schema():
     text = DOC.read_text(encoding="utf-8")
     assert docs.START in text and docs.END in text, "the reference markers are missing"
+    assert text.count(docs.START) == 1 and text.count(docs.END) == 1, "one reference block, its markers once each"
     body = text[text.index(docs.START):text.index(docs.END) + len(docs.END)] + "\n"
     assert body == docs.block(), (
         "docs/incident-format.md is out of step with adjudicator/schema.py: "
