@@ -92,7 +92,10 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "correct-bid": "{by} corrects his bid[ to {bid}]",
     "pass": "{by} passes",
     # piquet
-    "discard": "{by} discards[ {cards}]",
+    "discard": ("{by} discards {cards}", "{by} discards {count} card(s)", "{by} discards"),
+    "ask-to-show": "{by} asks his adversary to show the cards of his call",
+    "ask-point": "{by} asks what the point makes",
+    "count-stock": "the stock is counted[ by {by}]: it holds {count} cards",
     "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
     "take-up-hand": "{by} takes up his cards",
     "cut-for-deal": "{by} cuts[ the {card}] for the deal[, exposing {exposed}]",

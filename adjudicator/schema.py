@@ -441,8 +441,14 @@ event("cut-for-next-deal", G, "The cards are presented and cut for the following
 # The seats are the elder hand and the younger hand (the dealer): `elder`, `younger`.
 G = "Piquet: the stock, the declarations"
 event("discard", G, "A player discards: the cards he lays out before taking in from the stock.",
-      [BY, F("cards", "cards", "the cards discarded, when known (law 54 looks at hand and discard together)")],
+      [BY, F("cards", "cards", "the cards discarded, when known (law 54 looks at hand and discard together)"),
+       F("count", "int", "how many he discarded, when the cards are not named (0: none; laws 40-43)")],
       "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}", [])
+event("count-stock", G, "The stock is counted (law 38), or the elder hand finds in drawing it toward him how "
+      "many cards it holds (law 11): eight, or seven when a hand was dealt a card too many (laws 39-43).",
+      [F("by", "seat", "who counted it, or found it short"),
+       F("count", "int", "how many cards the stock holds", required=True)],
+      "- count-stock: {by: elder, count: 7}", [])
 event("leave-cards", G, "A player leaves cards in the stock: the elder hand declares that he leaves cards of "
       "his five (law 32); the younger hand leaves some of his three (laws 36, 37).",
       [BY, F("count", "int", "how many cards he leaves (the elder hand of his five, the younger of his three)", required=True)],
@@ -471,13 +477,19 @@ event("call", G,
        F("count", "int", "a point's or a sequence's number of cards"),
        F("value", "int", "a point's count of pips"),
        F("suit", "suit", "the suit he names for a point"),
-       F("to", "card", "a sequence's highest card"),
-       F("of", "text", "a quatorze's or trio's rank", choices=("aces", "kings", "queens", "knaves", "tens",
+       F("to", "card", "a sequence's highest card (omitted: called by its number of cards alone, law 48)"),
+       F("of", "text", "a quatorze's or trio's rank (omitted: the rank not stated, law 48)", choices=("aces", "kings", "queens", "knaves", "tens",
                                                                "nines", "eights", "sevens"))],
       "- call: {by: elder, what: point, count: 5, value: 41}", [])
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
       "- reply: {by: younger, answer: good}", [])
+event("ask-to-show", G, "A player asks his adversary to show the cards of his last call allowed good or equal "
+      "(law 55: the younger hand need show them only after the elder hand has led a card).",
+      [BY], "- ask-to-show: {by: younger}", [])
+event("ask-point", G, "The younger hand replies to the elder hand's call of his point by asking what it makes "
+      "(law 46: only if he holds at least as many cards; the inquiry bars him from counting a point of more).",
+      [BY], "- ask-point: {by: younger}", [])
 event("correct-reply", G, "The younger hand corrects his reply \"good\" or \"equal\" to the elder hand's call, "
       "holding better (law 51).",
       [BY], "- correct-reply: {by: younger}", [])
@@ -631,7 +643,8 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "bystander-remark", "deal-incorrectly", "correct-deal", "permit", "correct-count",
                          "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
                          "see-left-cards", "name-suit", "correct-reply",
-                         "drop-card", "misinform"}),
+                         "drop-card", "misinform",
+                         "count-stock", "ask-point", "ask-to-show"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
