@@ -5,7 +5,13 @@ turn: the difference is what that file or rule (and what only it makes derivable
 Alongside, clingo's own statistics of the whole: ground rules and atoms. Nothing here changes a
 ruling; it only measures.
 
-    python benchmarks/where.py [--cases N] [--runs N] [--rules] [CASES_DIR]
+With --oracle it measures instead how far the rule selection is from the best any selection could
+do: for each case, the rules whose positive body literals match the real answer set (found by
+grounding each body against it) are the only ones that can matter; grounding just those is a
+lower bound no analysis made before grounding can beat. Printed: the grounding with the engine's
+selection and with that oracle's, and per file the rules kept that never fire.
+
+    python benchmarks/where.py [--cases N] [--runs N] [--rules | --oracle] [CASES_DIR]
 
 The figures overlap (a rule that feeds another also takes the other's work with it when left
 out), so they rank the files and rules; they do not add up to the whole. Measured findings, and the
@@ -57,18 +63,97 @@ def grounded(inc):
     return pairs, symbols
 
 
+def answer_set(statements, symbols):
+    """Every atom of the (one) answer set."""
+    import clingo
+    from clingo import ast
+    ctl = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(ctl) as b:
+        for stm in statements:
+            b.add(stm)
+    with ctl.backend() as backend:
+        for sym in symbols:
+            backend.add_rule([backend.add_atom(sym)])
+    ctl.ground([("base", [])])
+    atoms: list = []
+    ctl.solve(on_model=lambda m: atoms.extend(m.symbols(atoms=True)))
+    return atoms
+
+
+def firing(statements, atoms) -> set[int]:
+    """The indices of the rules whose positive body atoms all match the answer set together (one
+    substitution for all), and of every statement that is not a rule with a body: the rest can
+    be left out without changing the answer set."""
+    import clingo
+    from clingo import ast
+    T = ast.ASTType
+    ctl = clingo.Control(["--warn=none"])
+    with ctl.backend() as backend:
+        for sym in atoms:
+            backend.add_rule([backend.add_atom(sym)])
+    keep = set()
+    with ast.ProgramBuilder(ctl) as b:
+        for i, stm in enumerate(statements):
+            if stm.ast_type != T.Rule or not stm.body:
+                keep.add(i)
+                continue
+            body = [lit for lit in stm.body if lit.ast_type == T.Literal and lit.sign == ast.Sign.NoSign
+                    and lit.atom.ast_type == T.SymbolicAtom]
+            loc = stm.location
+            mark = ast.Function(loc, "fires__", [ast.SymbolicTerm(loc, clingo.Number(i))], 0)
+            b.add(ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(mark)), body))
+    ctl.ground([("base", [])])
+    return keep | {a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature("fires__", 1)}
+
+
+def oracle(sample, runs, top):
+    from adjudicator import incident, registry
+    from adjudicator.errors import AdjudicatorError
+    root = registry.rules_dir()
+    engine_ms, oracle_ms, engine_n, oracle_n = [], [], [], []
+    never, kept = defaultdict(int), defaultdict(int)
+    for path in sample:
+        try:
+            inc = incident.load(path)
+        except AdjudicatorError:
+            continue
+        pairs, symbols = grounded(inc)
+        stms = [s for _, s in pairs]
+        fires = firing(stms, answer_set(stms, symbols))
+        engine_ms.append(ground_ms(stms, symbols, runs)[0])
+        oracle_ms.append(ground_ms([s for i, s in enumerate(stms) if i in fires], symbols, runs)[0])
+        engine_n.append(len(stms))
+        oracle_n.append(len(fires))
+        for i, (f, _) in enumerate(pairs):
+            kept[os.path.relpath(f, root)] += 1
+            if i not in fires:
+                never[os.path.relpath(f, root)] += 1
+    n = len(engine_ms)
+    print(f"{n} cases, medians: statements grounded {statistics.median(engine_n):.0f} by the engine, "
+          f"{statistics.median(oracle_n):.0f} that can fire; grounding {statistics.median(engine_ms):.1f} ms "
+          f"against {statistics.median(oracle_ms):.1f} ms with only those (means {statistics.mean(engine_ms):.1f} "
+          f"/ {statistics.mean(oracle_ms):.1f})")
+    print("\nfile                                          kept per case  never fire per case")
+    for f, c in sorted(never.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {f:<44} {kept[f] / n:13.1f}  {c / n:19.1f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cases", nargs="?", default=os.path.join(os.path.dirname(__file__), "..", "cases"))
     ap.add_argument("--cases", dest="n", type=int, default=24, help="cases sampled, spread over the set")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--rules", action="store_true", help="also leave out each rule in turn (slow)")
+    ap.add_argument("--oracle", action="store_true",
+                    help="the engine's rule selection against the rules that can fire (a lower bound)")
     ap.add_argument("--top", type=int, default=25, help="files and rules listed")
     args = ap.parse_args()
     from adjudicator import incident, registry
     from adjudicator.errors import AdjudicatorError
     paths = sorted(glob.glob(os.path.join(args.cases, "**", "*.yaml"), recursive=True))
     sample = [paths[int(i * (len(paths) - 1) / max(args.n - 1, 1))] for i in range(args.n)]
+    if args.oracle:
+        return oracle(sample, args.runs, args.top)
     by_file, by_rule, text = defaultdict(list), defaultdict(list), {}
     totals, rules, atoms, sizes = [], [], [], []
     root = registry.rules_dir()
