@@ -11,47 +11,30 @@ the younger hand's point instead when he calls it, or nobody's.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from adjudicator import engine, incident, ruling
-from tests.test_piquet_score import NAME, PIPS, SUITS, card, random_deal, score
+from tests.test_piquet_score import DEALS as PLAIN_DEALS, NAME, card, deal_totals, point, runs, sets
 
 WORD = {14: "aces", 13: "kings", 12: "queens", 11: "knaves", 10: "tens"}
 
 
 def best_point(hand):
-    return max((sum(1 for _, s in hand if s == suit), sum(PIPS.get(r, r) for r, s in hand if s == suit), suit)
-               for suit in SUITS)
+    """(cards, pips) of the best point (law 62)."""
+    return point(hand)
 
 
 def best_sequence(hand):
     """(length, top, suit) of the longest, then highest, run of three or more; None if none."""
-    best = None
-    for suit in SUITS:
-        ranks = sorted(r for r, s in hand if s == suit)
-        start = 0
-        for i in range(1, len(ranks) + 1):
-            if i == len(ranks) or ranks[i] != ranks[i - 1] + 1:
-                if i - start >= 3:
-                    run = (i - start, ranks[i - 1], suit)
-                    if best is None or run[:2] > best[:2]:
-                        best = run
-                start = i
-    return best
+    return max(runs(hand), key=lambda run: run[:2], default=None)
 
 
 def best_set(hand):
     """(strength, what, rank) of the best quatorze or trio of tens and above; None if none."""
-    out = []
-    for r in range(10, 15):
-        n = sum(1 for rr, _ in hand if rr == r)
-        if n == 4:
-            out.append((100 + r, "quatorze", r))
-        elif n == 3:
-            out.append((r, "trio", r))
-    return max(out, default=None)
+    best = max(sets(hand), default=None)
+    if best is None:
+        return None
+    strength, value = best
+    return (strength, "quatorze", strength - 100) if value == 14 else (strength, "trio", strength)
 
 
 def reply(mine, theirs):
@@ -62,7 +45,7 @@ def reply(mine, theirs):
 
 def call_line(by, kind, held):
     if kind == "point":
-        n, v, _ = held
+        n, v = held
         return f"  - call: {{by: {by}, what: point, count: {n}, value: {v}}}"
     if kind == "sequence":
         n, top, suit = held
@@ -98,26 +81,15 @@ def parse(c):
     return (rank, c[-1])
 
 
-def totals(src):
-    inc = incident.parse(src, "deal.yaml")
-    result = ruling.build(inc, engine.solve(inc))
-    out = {}
-    for f in result["findings"]:
-        if f["finding"].startswith("deal-total("):
-            _, seat, n = f["finding"][len("deal-total("):-1].split(",")
-            out[seat] = int(n)
-    return out
-
-
-DEALS = ([random_deal(random.Random(1000 + i)) for i in range(8)]
-         + [random_deal(random.Random(2000 + i), strong=True) for i in range(8)])
+# test_piquet_score.py's deals (fixed seeds): its first eight ordinary and first eight strong ones
+DEALS = PLAIN_DEALS[:8] + PLAIN_DEALS[16:24]
 
 
 @pytest.mark.parametrize("src,expected", DEALS, ids=[f"deal-{i}" for i in range(len(DEALS))])
 def test_true_calls_and_replies_score_as_the_cards(src, expected):
     called, _ = with_calls(src)
     assert "call:" in called
-    assert totals(called) == expected, called
+    assert deal_totals(called) == expected, called
 
 
 def sunk_point_expected(src, expected):
@@ -151,4 +123,4 @@ def test_a_point_sunk_scores_nothing(src, expected):
     """The elder hand does not call his point: the younger hand's point, which he then calls and the
     elder allows, scores one for each card, and the elder's nothing (56). The rest as the cards."""
     called, _ = with_calls(src, sink_point=True)
-    assert totals(called) == expected, called
+    assert deal_totals(called) == expected, called
