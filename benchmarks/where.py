@@ -27,18 +27,24 @@ import time
 from collections import defaultdict
 
 
-def ground_ms(statements, symbols, runs):
+def control(statements, symbols, *options):
+    """A Control holding these statements and these facts, as engine.solve builds it (not grounded)."""
     import clingo
     from clingo import ast
+    ctl = clingo.Control(["--warn=none", *options])
+    with ast.ProgramBuilder(ctl) as b:
+        for stm in statements:
+            b.add(stm)
+    with ctl.backend() as backend:
+        for sym in symbols:
+            backend.add_rule([backend.add_atom(sym)])
+    return ctl
+
+
+def ground_ms(statements, symbols, runs):
     ts, stats = [], None
     for _ in range(runs):
-        ctl = clingo.Control(["--warn=none", "--single-shot", "--stats"])
-        with ast.ProgramBuilder(ctl) as b:
-            for stm in statements:
-                b.add(stm)
-        with ctl.backend() as backend:
-            for sym in symbols:
-                backend.add_rule([backend.add_atom(sym)])
+        ctl = control(statements, symbols, "--single-shot", "--stats")
         t = time.perf_counter()
         ctl.ground([("base", [])])
         ts.append((time.perf_counter() - t) * 1000)
@@ -65,15 +71,7 @@ def grounded(inc):
 
 def answer_set(statements, symbols):
     """Every atom of the (one) answer set."""
-    import clingo
-    from clingo import ast
-    ctl = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(ctl) as b:
-        for stm in statements:
-            b.add(stm)
-    with ctl.backend() as backend:
-        for sym in symbols:
-            backend.add_rule([backend.add_atom(sym)])
+    ctl = control(statements, symbols)
     ctl.ground([("base", [])])
     atoms: list = []
     ctl.solve(on_model=lambda m: atoms.extend(m.symbols(atoms=True)))
@@ -87,10 +85,7 @@ def firing(statements, atoms) -> set[int]:
     import clingo
     from clingo import ast
     T = ast.ASTType
-    ctl = clingo.Control(["--warn=none"])
-    with ctl.backend() as backend:
-        for sym in atoms:
-            backend.add_rule([backend.add_atom(sym)])
+    ctl = control([], atoms)
     keep = set()
     with ast.ProgramBuilder(ctl) as b:
         for i, stm in enumerate(statements):
