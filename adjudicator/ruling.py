@@ -36,30 +36,32 @@ class Namer:
         self.side_atoms = {side.lower().replace("-", ""): side for side in table.sides}
 
     # --- ids -------------------------------------------------------------------------
+    # (each reads a term's type, name and arguments once: every read is a call into clingo)
     def ident(self, s: Symbol) -> str:
-        if s.type == SymbolType.Number:
+        kind = s.type
+        if kind == SymbolType.Number:
             return str(s.number)
-        if s.type == SymbolType.String:
+        if kind == SymbolType.String:
             return s.string
-        if s.type != SymbolType.Function:
+        if kind != SymbolType.Function:
             return str(s)
-        seat = self.seat_of(s)
-        if seat:
-            return seat
-        if s.name == "c" and len(s.arguments) == 2:
-            return self.card_id(s)
-        if s.name == "at" and len(s.arguments) == 1:
-            return self.ident(s.arguments[0])
-        if s.name == "key_line" and len(s.arguments) == 1:   # the line of a top-level key
-            key = self.ident(s.arguments[0]).replace("_", "-")
+        name, args = s.name, s.arguments
+        if not args and name in self.seat_atoms:
+            return self.seat_atoms[name]
+        if name == "c" and len(args) == 2:
+            return self._card_id(args)
+        if name == "at" and len(args) == 1:
+            return self.ident(args[0])
+        if name == "key_line" and len(args) == 1:   # the line of a top-level key
+            key = self.ident(args[0]).replace("_", "-")
             line = self.inc.key_lines.get(key)
             return f"line {line}" if line else f"`{key}`"
-        if s.name in self.side_atoms and not s.arguments:
-            return self.side_atoms[s.name]
-        name = s.name.replace("_", "-")
-        if not s.arguments:
-            return name
-        return f"{name}({','.join(self.ident(a) for a in s.arguments)})"
+        if name in self.side_atoms and not args:
+            return self.side_atoms[name]
+        word = name.replace("_", "-")
+        if not args:
+            return word
+        return f"{word}({','.join(self.ident(a) for a in args)})"
 
     def seat_of(self, s: Symbol) -> str | None:
         """The seat id (`N`, `elder`) an atom of the game's table stands for (facts.py: id lower-cased)."""
@@ -68,8 +70,8 @@ class Namer:
         return None
 
     @staticmethod
-    def card_id(s: Symbol) -> str:
-        r, suit = s.arguments
+    def _card_id(args) -> str:
+        r, suit = args
         rank = RANK.get(r.number, str(r.number))
         return rank + SUIT_LETTER.get(suit.name, suit.name)
 
@@ -79,35 +81,38 @@ class Namer:
         return f"{name} ({seat})" if name else registry.table(self.inc.game).word(seat)
 
     def say(self, s: Symbol) -> str:
-        if s.type == SymbolType.Number:
+        kind = s.type
+        if kind == SymbolType.Number:
             return str(s.number)
-        if s.type == SymbolType.String:
+        if kind == SymbolType.String:
             return s.string
-        if s.type != SymbolType.Function:
+        if kind != SymbolType.Function:
             return str(s)
-        seat = self.seat_of(s)
-        if seat:
-            return self.seat_word(seat)
-        if s.name == "c" and len(s.arguments) == 2:
-            r, suit = s.arguments
+        name, args = s.name, s.arguments
+        if not args and name in self.seat_atoms:
+            return self.seat_word(self.seat_atoms[name])
+        if name == "c" and len(args) == 2:
+            r, suit = args
             return RANK.get(r.number, str(r.number)) + SUIT_MARK.get(suit.name, suit.name)
-        if s.name == "at" and len(s.arguments) == 1:
-            t = s.arguments[0].number
+        if name == "at" and len(args) == 1:
+            t = args[0].number
             line = self.inc.line_of(t)
             return f"line {line}" if line else f"event {t}"
-        if s.name == "hand_line" and len(s.arguments) == 1:
-            line = self.inc.hand_lines.get(self.seat_of(s.arguments[0]) or "")
+        if name == "hand_line" and len(args) == 1:
+            line = self.inc.hand_lines.get(self.seat_of(args[0]) or "")
             return f"line {line}" if line else "`hands`"
-        if s.name in self.side_atoms and not s.arguments:
-            return self.side_atoms[s.name]
-        if s.name in SUIT_MARK and not s.arguments:
-            return s.name
-        tmpl = self.templates.get(s.name)
+        if name in self.side_atoms and not args:
+            return self.side_atoms[name]
+        if name in SUIT_MARK and not args:
+            return name
+        tmpl = self.templates.get(name)
         if tmpl is None:
             return self.ident(s)
-        args = s.arguments
-        return re.sub(r"\{(\d+)\}", lambda m: self.say(args[int(m.group(1)) - 1])
-                      if int(m.group(1)) <= len(args) else m.group(0), tmpl)
+        return _SLOT.sub(lambda m: self.say(args[int(m.group(1)) - 1])
+                         if int(m.group(1)) <= len(args) else m.group(0), tmpl)
+
+
+_SLOT = re.compile(r"\{(\d+)\}")        # a template's place for its term's N-th argument
 
 
 def first_time(s: Symbol) -> int:
