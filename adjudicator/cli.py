@@ -35,6 +35,13 @@ def _error_json(err: AdjudicatorError) -> dict:
 
 def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
     """Say what went wrong; the solver's own messages and the traceback only with --debug."""
+    if isinstance(err, OSError) and err.filename is not None and not debug:
+        # a path given on the command line that cannot be opened or written (`--out` in a
+        # folder that does not exist): the user's to mend, said with the path (exit 2)
+        from .errors import UsageError
+        from .incident import shown
+        err = UsageError(f"'{shown(str(err.filename), 200)}': {(err.strerror or 'cannot be used').lower()}",
+                         hint="check the path: its folder must exist and be writable, a file to read must exist")
     if isinstance(err, AdjudicatorError):
         click.echo(str(err), err=True)
         if debug and getattr(err, "details", None):
@@ -54,7 +61,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
     if as_json:
         import json
         click.echo(json.dumps({"error": {"message": f"internal error ({type(err).__name__})", "exit_code": 1}},
-                              indent=2))
+                              separators=(",", ":")))       # one line, as every other --json error
     return 1
 
 
@@ -522,7 +529,7 @@ def codes(ctx, as_json):
                 mark = " (default)" if r["default"] else ""
                 click.echo(_row(f"{r['game']:<{wg}} {r['code']:<{wc}} ", f"{r['title']}{mark}"))
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
@@ -540,7 +547,7 @@ def remedies(ctx, as_json):
             for k, v in rem.items():
                 click.echo(_row(f"{k:<32} ", v))
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
@@ -717,7 +724,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
 
         qz.run(questions, store, read, click.echo)
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @quiz.command("stats")
@@ -743,7 +750,7 @@ def quiz_stats(ctx, as_json):
                 for k, v in rows.items():
                     click.echo(f"  {k:<36} {v['right']:>4} of {v['answered']:<4} right")
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()

@@ -27,12 +27,33 @@ import clingo
 
 from . import facts as factmod
 from . import registry, rulefiles
-from .errors import InternalError, TimeLimit, UnknownCode
+from .errors import InternalError, TimeLimit, UnknownCode, UsageError
 from .incident import Incident
 
 # Seconds for grounding and solving together. The worst incident the input limits admit takes a
 # few seconds (tests/test_hostile.py measures it); ADJUDICATOR_TIME_LIMIT changes the limit.
-DEFAULT_TIMEOUT = float(os.environ.get("ADJUDICATOR_TIME_LIMIT", "10"))
+TIME_LIMIT_VARIABLE = "ADJUDICATOR_TIME_LIMIT"
+
+
+def _time_limit(raw: str) -> float | None:
+    """The time limit a setting gives: a number of seconds above 0 and at most a day; None for
+    anything else (solve then refuses to rule, saying what was set)."""
+    try:
+        seconds = float(raw)
+    except ValueError:
+        return None
+    return seconds if 0 < seconds <= 86400 else None     # (NaN and infinity are outside too)
+
+
+DEFAULT_TIMEOUT = _time_limit(os.environ.get(TIME_LIMIT_VARIABLE, "10"))
+
+
+def time_limit_error() -> UsageError:
+    """What a ruling says when ADJUDICATOR_TIME_LIMIT is not a time limit (DEFAULT_TIMEOUT None)."""
+    from .incident import shown
+    return UsageError(f"{TIME_LIMIT_VARIABLE} is '{shown(os.environ.get(TIME_LIMIT_VARIABLE, ''))}', "
+                      "which is not a time limit",
+                      hint="set it to a number of seconds above 0 and at most 86400 (e.g. 10), or unset it")
 
 _WHEN = re.compile(r"^%!\s*load-when:\s*(.*)$")
 # A sentence template is a fact on one line: text(name, "...").
@@ -270,6 +291,8 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
                           "but are not encoded for adjudication", inc.file, line,
                           hint="codes that can rule on an incident: "
                           + ", ".join(c["code"] for c in registry.all_codes() if c.get("rules")))
+    if timeout is None:
+        raise time_limit_error()
     prog = program(inc.code)
     symbols = factmod.build(inc)
     sig = signals(inc)

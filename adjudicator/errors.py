@@ -18,6 +18,15 @@ class AdjudicatorError(Exception):
     exit_code = 1
 
 
+def _said(text: str | None, limit: int) -> str | None:
+    """A message or a hint as printed: each of its lines made safe (safe()). Most messages quote
+    what was written through incident.shown, cut at 40 characters; this also covers what a command
+    line gives (`law whist $'24\\e[2J'`, a topic of 100 KB), which reaches a message whole."""
+    if text is None:
+        return None
+    return "\n".join(safe(line, limit) for line in str(text).split("\n"))
+
+
 class InputError(AdjudicatorError):
     """The incident (or case file) is malformed: exit code 2."""
 
@@ -25,6 +34,7 @@ class InputError(AdjudicatorError):
 
     def __init__(self, message: str, file: str = "<input>", line: int | None = None,
                  column: int | None = None, hint: str | None = None):
+        message, hint = _said(message, 400), _said(hint, 600)
         self.message = message
         self.file = file
         self.line = line
@@ -39,6 +49,22 @@ class InputError(AdjudicatorError):
             if self.column is not None:
                 where += f":{self.column}"
         text = f"{where}: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class UsageError(AdjudicatorError):
+    """A setting or a path that cannot be used (not the incident): exit code 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, hint: str | None = None):
+        self.message, self.hint = _said(message, 400), _said(hint, 600)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        text = f"adjudicator: {self.message}"
         if self.hint:
             text += f"\n  hint: {self.hint}"
         return text

@@ -36,7 +36,9 @@ SUITS = {
 }
 RANKS = {"a": 14, "k": 13, "q": 12, "j": 11, "t": 10, "10": 10,
          **{str(n): n for n in range(2, 10)}}
-CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)$", re.I)
+CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)$", re.I | re.ASCII)
+# (re.ASCII: a card is written in ASCII letters or the suit signs; without it, case-insensitive
+# matching takes the long s `ſ` for s and the Kelvin sign for K, letters no suit or rank is named by)
 
 
 def shown(v, limit: int = 40) -> str:
@@ -44,6 +46,8 @@ def shown(v, limit: int = 40) -> str:
     direction-changing characters escaped, and cut short when long."""
     if isinstance(v, (dict, list)):
         v = Y(v, 0, 0)          # a mapping or list of values, shown as data
+    if isinstance(v, Y):
+        v = v.text()            # as written: `~` stays ~, `yes` stays yes (not None, True)
     text = v if isinstance(v, str) else str(v)
     cut = len(text) > limit
     text = text[:limit]
@@ -448,7 +452,7 @@ class Checker:
                 return s
         names = ", ".join(self.players.values())
         hint = f"a seat is {_or(self.table.seats)}" + (f", or one of the players: {names}" if names else "")
-        raise self.err(y, f"{what}: '{shown(v)}' is not a seat", hint)
+        raise self.err(y, f"{what}: '{shown(y)}' is not a seat", hint)
 
     def person(self, y: Y, what: str):
         v = y.value
@@ -472,7 +476,7 @@ class Checker:
                 s = m.group(2).lower()
                 suit = SUITS.get(s) or SUITS.get(s[0])
                 return (rank, suit)
-        raise self.err(y, f"{what}: '{shown(v)}' is not a card",
+        raise self.err(y, f"{what}: '{shown(y)}' is not a card",
                        "write rank then suit: AS, KH, QD, JC, 10S (or TS), 9H ... 2C")
 
     def suit(self, y: Y, what: str):
@@ -480,7 +484,7 @@ class Checker:
         if isinstance(v, str) and v.strip().lower() in SUITS:
             return SUITS[v.strip().lower()]
         close = suggest(str(v).strip().lower(), ("spades", "hearts", "diamonds", "clubs"))
-        raise self.err(y, f"{what}: '{shown(v)}' is not a suit",
+        raise self.err(y, f"{what}: '{shown(y)}' is not a suit",
                        f"did you mean '{close}'?" if close else "a suit is spades, hearts, diamonds or clubs")
 
     def holding(self, y: Y, what: str):
@@ -519,7 +523,7 @@ class Checker:
         v = y.value
         if isinstance(v, str) and v.strip().lower() in self.side_words:
             return self.side_words[v.strip().lower()]
-        raise self.err(y, f"{what}: '{shown(v)}' is not a side",
+        raise self.err(y, f"{what}: '{shown(y)}' is not a side",
                        f"a side is {_or(self.table.sides)}" if self.table.sides
                        else "in this game each plays for himself: there are no sides")
 
@@ -584,16 +588,25 @@ class Checker:
         return out
 
     def text(self, y: Y, what: str):
+        """Free text (a player's words, a detail): printable, over one line or several. An escape
+        in a quoted string (`"\\e[2J"`, `"\\u202e"`) could otherwise reach the terminal that
+        shows the story and clear it, retitle it or turn the words round."""
         if isinstance(y.value, (dict, list)):
-            raise self.err(y, f"{what}: expected text")
-        return "" if y.value is None else y.text()
+            raise self.err(y, f"{what}: expected text, not a list or a mapping",
+                           "write the words as one string, in quotes if they hold a colon")
+        v = "" if y.value is None else y.text()
+        bad = next((c for c in v if not c.isprintable() and c not in "\n\t"), None)
+        if bad is not None:
+            raise self.err(y, f"{what}: the text '{shown(v)}' holds a control character ({ascii(bad)[1:-1]})",
+                           "write the words as plain printable text")
+        return v
 
     def choice(self, y: Y, what: str, choices):
         v = y.value
         if isinstance(v, str) and v.strip().lower() in choices:
             return v.strip().lower()
         close = suggest(str(v), choices)
-        raise self.err(y, f"{what}: '{shown(v)}' is not one of {', '.join(choices)}",
+        raise self.err(y, f"{what}: '{shown(y)}' is not one of {', '.join(choices)}",
                        f"did you mean '{close}'?" if close else None)
 
     def remedy(self, y: Y, what: str):
@@ -602,7 +615,7 @@ class Checker:
         if isinstance(v, str) and v.strip().lower() in ids:
             return v.strip().lower()
         close = suggest(str(v), ids)
-        raise self.err(y, f"{what}: '{shown(v)}' is not a remedy the laws give",
+        raise self.err(y, f"{what}: '{shown(y)}' is not a remedy the laws give",
                        f"did you mean '{close}'?" if close else "`adjudicator remedies` lists them")
 
     def mapping(self, y: Y, what: str):

@@ -31,13 +31,19 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
         law = laws[head]
         if any(c["id"] == clause for c in law.get("clauses", [])):
             return law, clause
-        raise InputError(f"law {head} of {code} has no clause {clause}",
+        raise InputError(f"law {head} of {code} has no clause {clause}", file="adjudicator law",
                          hint="its clauses: " + (", ".join(c["id"] for c in law.get("clauses", [])) or "none"))
     ids = list(laws)
     import difflib
     close = difflib.get_close_matches(ident, ids, n=1)
-    raise InputError(f"{code} has no law '{ident}'",
-                     hint=f"did you mean '{close[0]}'?" if close else f"its laws are {ids[0]} to {ids[-1]}")
+    numbered = sorted(int(i) for i in ids if i.isdigit())
+    named = [i for i in ids if not i.replace(".", "").isdigit()]
+    span = (f"its laws are numbered {numbered[0]} to {numbered[-1]}" if numbered
+            else "its laws are " + ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else ""))
+    if numbered and named:
+        span += f", with named ones such as {named[0]}"
+    raise InputError(f"{code} has no law '{ident}'", file="adjudicator law",
+                     hint=f"did you mean '{close[0]}'?" if close else span)
 
 
 def citations(code: str) -> set[str]:

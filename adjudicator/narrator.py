@@ -226,8 +226,9 @@ class Narrator:
             return _and([str(x) for x in v])
         if isinstance(v, dict):
             return _and([f"{k} {x}" for k, x in v.items()])
-        return str(v).replace("-", " ") if key in ("how", "about", "manner", "purpose", "call", "pack",
-                                                   "where", "to", "score") else str(v)
+        text = " ".join(str(v).split())         # one line of the story, however it was written
+        return text.replace("-", " ") if key in ("how", "about", "manner", "purpose", "call", "pack",
+                                                 "where", "to", "score") else text
 
     @staticmethod
     def _dealer_default(event: str) -> bool:

@@ -46,7 +46,15 @@ class Store:
     def __init__(self, path: str | None = None):
         self.path = path or os.path.join(data_dir(), FILE)
         self.notices: list[str] = []
-        os.makedirs(os.path.dirname(self.path) or ".", exist_ok=True)
+        folder = os.path.dirname(self.path) or "."
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            from .errors import UsageError
+            from .incident import shown
+            raise UsageError(f"the progress folder '{shown(folder, 200)}' cannot be made or used "
+                             f"({(e.strerror or 'not a folder').lower()})",
+                             hint=f"set {ENV} to a folder you can write to, or unset it") from None
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as e:

@@ -207,7 +207,8 @@ def search_text(result: dict) -> str:
     """Search results: rank, code and law, section, and the words found in context."""
     lines: list[str] = []
     if not result["results"]:
-        return f"No law matches \u201c{result['query']}\u201d.\n"
+        from .errors import safe
+        return f"No law matches \u201c{safe(result['query'], 80)}\u201d.\n"
     for r in result["results"]:
         head = f"{r['rank']}. {r['code']}, law {r['id']}"
         if r.get("section"):

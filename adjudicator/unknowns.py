@@ -314,6 +314,8 @@ class Space:
 
     def __init__(self, inc: Incident, timeout: float = engine.DEFAULT_TIMEOUT):
         self.inc = inc
+        if timeout is None:             # ADJUDICATOR_TIME_LIMIT set to what is not a time limit
+            raise engine.time_limit_error()
         self.timeout, self.deadline = timeout, time.monotonic() + timeout
         self.base, self.unknowns = parse(inc)
         prog = engine.program(inc.code)

@@ -597,3 +597,55 @@ def test_a_closed_standard_output_ends_with_a_message_and_a_non_zero_exit(args):
 def test_compare_reads_standard_input_no_further_than_the_limit():
     rc, out, err, seconds = cli("compare", "-", stdin=open("/dev/zero", "rb"))
     refused(rc, out, err, seconds, message="over")
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings and command-line values: refused with what was set, escaped and cut short, exit 2.
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["abc", "nan", "inf", "1e999", "", "0", "-5"])
+def test_a_time_limit_that_is_not_one_is_refused_with_what_was_set(value):
+    for args in (["adjudicate", CASE], ["adjudicate", "--json", CASE]):
+        rc, out, err, _ = cli(*args, env={"ADJUDICATOR_TIME_LIMIT": value})
+        assert rc == 2 and "Traceback" not in err and "internal error" not in err, err
+        assert f"ADJUDICATOR_TIME_LIMIT is '{value}', which is not a time limit" in err
+        assert "a number of seconds above 0" in err
+    assert json.loads(out)["error"]["exit_code"] == 2
+
+
+@pytest.mark.parametrize("folder", ["/dev/null", "/etc/passwd"])
+def test_a_progress_folder_that_is_a_file_is_refused_with_its_name(folder):
+    rc, out, err, _ = cli("quiz", "stats", "--json", env={"ADJUDICATOR_DATA_DIR": folder})
+    assert rc == 2 and "internal error" not in err, err
+    assert f"the progress folder '{folder}' cannot be made or used" in err
+    assert json.loads(out)["error"]["hint"].startswith("set ADJUDICATOR_DATA_DIR to a folder")
+
+
+def test_a_quiz_sheet_written_into_a_missing_folder_names_the_path(tmp_path):
+    rc, out, err, _ = cli("quiz", "--sheet", "1", "--out", "/nonexistent/dir/sheet",
+                          env={"ADJUDICATOR_DATA_DIR": str(tmp_path)})
+    assert rc == 2 and "internal error" not in err, err
+    assert "'/nonexistent/dir/sheet.md': no such file or directory" in err
+
+
+@pytest.mark.parametrize("args", [["law", "whist", "24\x1b[2J"], ["law", "whist", "rev\u202eoke\rX\x07"],
+                                  ["topic", "x\x1b]0;pwned\x07"], ["search", "re\x1b[2Jvoke\u202e"],
+                                  ["ask", "--game", "wh\x1b[2Jist", "led"]])
+def test_a_value_from_the_command_line_is_never_printed_raw(args):
+    rc, out, err, _ = cli(*args)
+    raw = [c for c in out + err if c in "\x1b\x07\r\u202e"]
+    assert not raw, (out, err)
+    assert "\\x1b" in out + err or "\\u202e" in out + err
+
+
+@pytest.mark.parametrize("args", [["law", "whist", "9" * 100_000], ["topic", "x" * 100_000],
+                                  ["quiz", "--topic", "x" * 100_000]])
+def test_a_long_value_from_the_command_line_is_quoted_short(args, tmp_path):
+    rc, out, err, _ = cli(*args, env={"ADJUDICATOR_DATA_DIR": str(tmp_path)})
+    assert rc == 2 and len(err) < 2_000, len(err)
+
+
+@pytest.mark.parametrize("args", [["quiz", "--json", "--code", "nosuch"], ["quiz", "stats", "--json"]])
+def test_a_json_error_of_the_quiz_is_one_line_of_json(args):
+    rc, out, err, _ = cli(*args, env={"ADJUDICATOR_DATA_DIR": "/dev/null"})
+    lines = out.strip().splitlines()
+    assert rc == 2 and len(lines) == 1 and json.loads(lines[0])["error"]["exit_code"] == 2
