@@ -352,6 +352,10 @@ def check(ctx, paths, quiet, as_json, jobs):
         raise click.UsageError("no cases/ folder here (the case files come with a checkout of the "
                                "repository): give the case files or folders to run, e.g. "
                                "`adjudicator check path/to/cases`", ctx)
+    if "-" in paths:
+        raise click.UsageError("check runs case files named by path, not standard input (a case's "
+                               "`expected` is read beside its file): give the file, or use "
+                               "`adjudicator adjudicate -` to rule on an incident from standard input", ctx)
 
     def go():
         from . import cases

@@ -155,8 +155,15 @@ class Incident:
 
 
 def suggest(word: str, options) -> str | None:
+    """The option the word most likely meant: itself in other case (`Game`, `LEAD`), else the
+    closest spelling."""
     import difflib  # only on the error path
-    close = difflib.get_close_matches(str(word)[:100], list(options), n=1, cutoff=0.6)
+    options = list(options)
+    word = str(word)[:100]
+    same = [o for o in options if isinstance(o, str) and o.lower() == word.strip().lower()]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
@@ -402,9 +409,13 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
     if len(data) > MAX_BYTES:
         raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,
                          hint="is this the right file?")
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) >= 4 and (data[1::2][:8].count(0) >= 3 or
-                                                                   data[0::2][:8].count(0) >= 3)):
-        raise InputError("this is UTF-16 text, not UTF-8", name, 1, 1,
+    # UTF-32 first: its mark begins with UTF-16's, and its text has three NUL bytes in four
+    wide = ("UTF-32" if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+            or (len(data) >= 8 and data[:16].count(0) >= 9) else
+            "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff")
+            or (len(data) >= 4 and (data[1::2][:8].count(0) >= 3 or data[0::2][:8].count(0) >= 3)) else None)
+    if wide:
+        raise InputError(f"this is {wide} text, not UTF-8", name, 1, 1,
                          "save it as UTF-8 (in most editors: Save As, with the encoding UTF-8)")
     nul = data.find(b"\x00")
     if nul >= 0:
@@ -452,6 +463,12 @@ class Checker:
                 return s
         names = ", ".join(self.players.values())
         hint = f"a seat is {_or(self.table.seats)}" + (f", or one of the players: {names}" if names else "")
+        odd = next((c for c in v if ord(c) > 127), None) if isinstance(v, str) else None
+        if odd and name_key(v) in self.seat_words:
+            import unicodedata
+            raise self.err(y, f"{what}: '{shown(y)}' looks like the seat {self.seat_words[name_key(v)]} but is "
+                           f"written with {unicodedata.name(odd, 'a letter of another script').lower()} "
+                           f"(U+{ord(odd):04X})", "type the seat in plain Latin letters: " + hint)
         raise self.err(y, f"{what}: '{shown(y)}' is not a seat", hint)
 
     def person(self, y: Y, what: str):
@@ -488,8 +505,8 @@ class Checker:
                        f"did you mean '{close}'?" if close else "a suit is spades, hearts, diamonds or clubs")
 
     def holding(self, y: Y, what: str):
-        out = []
-        for it in self.items(y, what):
+        out, items = [], self.items(y, what)
+        for it in items:
             v = it.value
             if isinstance(v, str) and v.strip().lower() in SUITS:
                 out.append(("suit", SUITS[v.strip().lower()]))
@@ -499,7 +516,21 @@ class Checker:
                 except InputError:
                     raise self.err(it, f"{what}: '{shown(v)}' is neither a card nor a suit",
                                    "e.g. holding: spades, or holding: [KS, 5S]")
-        return out
+        return self.listed_once(out, items, what)
+
+    def listed_once(self, values: list, items: list, what: str) -> list:
+        """`values`, read from `items`, name nothing twice in two spellings (`AS`, `as`, `A♠`;
+        `hearts`, `H`; `N`, `north`): a list names each thing once."""
+        first: dict = {}
+        for value, it in zip(values, items):
+            if value in first:
+                was, now = first[value], it.text()
+                said = ("is listed twice" if now.strip() == was.text().strip()
+                        else f"is another spelling of '{shown(was.text())}'")
+                raise self.err(it, f"{what}: '{shown(now)}' {said} (line {was.line}): a list names each once",
+                               "list each once")
+            first[value] = it
+        return values
 
     def cards(self, y: Y, what: str):
         out, first = [], {}
@@ -517,7 +548,8 @@ class Checker:
         v = y.value
         if isinstance(v, str) and v.strip().lower() in self.side_words:
             return list(self.table.sides[self.side_words[v.strip().lower()]])
-        return [self.seat(it, what) for it in self.items(y, what, len(self.table.seats))]
+        items = self.items(y, what, len(self.table.seats))
+        return self.listed_once([self.seat(it, what) for it in items], items, what)
 
     def side(self, y: Y, what: str):
         v = y.value
@@ -652,7 +684,8 @@ class Checker:
         if t == "suit":
             return self.suit(y, what)
         if t == "suits":
-            return [self.suit(i, what) for i in self.items(y, what, 4)]
+            items = self.items(y, what, 4)
+            return self.listed_once([self.suit(it, what) for it in items], items, what)
         if t == "int":
             return self.integer(y, what)
         if t == "trick":
