@@ -245,7 +245,8 @@ class Reader:
                 y = Y(self._scalar(ev, loader, key), line, col, ev.value)
             else:
                 if is_key:
-                    raise self.err("a key must be a plain word", ev)
+                    raise self.err("a key must be a plain word, not a list or a mapping", ev,
+                                   "write the key as one word before its colon, e.g. dealer: S")
                 if len(stack) >= MAX_DEPTH:
                     raise self.err(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that",
                                    ev)
@@ -569,15 +570,17 @@ class Checker:
             raise self.err(y, f"{what}: '{shown(v)}' is not a whole number (some readers take it for "
                            "minutes and seconds)", "write one whole number, e.g. 3")
         if isinstance(v, bool) or not isinstance(v, int):
-            raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'")
+            raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'",
+                           "write the number in plain decimal digits, e.g. 3")
         if not lo <= v <= hi:
-            raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})")
+            raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})", f"write a number from {lo} to {hi}")
         return v
 
     def boolean(self, y: Y, what: str):
         if isinstance(y.value, bool):
             return y.value
-        raise self.err(y, f"{what}: expected true or false, not '{shown(y.text())}'")
+        raise self.err(y, f"{what}: expected true or false, not '{shown(y.text())}'",
+                       "write true or false (yes, no, on and off are read as words)")
 
     def items(self, y: Y, what: str, limit: int = MAX_LIST) -> list[Y]:
         """A list's items (a single value is a list of one), at most `limit` of them."""
@@ -590,7 +593,8 @@ class Checker:
     def name(self, y: Y, what: str) -> str:
         """A player's name: one line of printable text, not a seat's name."""
         if isinstance(y.value, (dict, list)) or y.value is None:
-            raise self.err(y, f"{what}: expected a player's name")
+            raise self.err(y, f"{what}: expected a player's name, not '{shown(y)}'",
+                           "write the name after the seat, e.g. N: Ames")
         v = y.text().strip()
         if not v:
             raise self.err(y, f"{what}: a player's name cannot be empty")
@@ -625,7 +629,7 @@ class Checker:
         shows the story and clear it, retitle it or turn the words round."""
         if isinstance(y.value, (dict, list)):
             raise self.err(y, f"{what}: expected text, not a list or a mapping",
-                           "write the words as one string, in quotes if they hold a colon")
+                           "write it as one value on the line, in quotes if it holds a colon")
         v = "" if y.value is None else y.text()
         bad = next((c for c in v if not c.isprintable() and c not in "\n\t"), None)
         if bad is not None:
@@ -639,7 +643,7 @@ class Checker:
             return v.strip().lower()
         close = suggest(str(v), choices)
         raise self.err(y, f"{what}: '{shown(y)}' is not one of {', '.join(choices)}",
-                       f"did you mean '{close}'?" if close else None)
+                       f"did you mean '{close}'?" if close else "write one of them as it is spelled here")
 
     def remedy(self, y: Y, what: str):
         v = y.value
