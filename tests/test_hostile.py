@@ -654,3 +654,13 @@ def test_a_json_error_of_the_quiz_is_one_line_of_json(args):
 def test_check_refuses_standard_input_and_says_what_to_use():
     rc, out, err, _ = cli("check", "-", stdin=open(CASE, "rb"))
     assert rc == 2 and "not standard input" in err and "adjudicator adjudicate -" in err
+
+
+def test_a_file_in_error_gives_the_same_json_line_alone_as_among_several(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: whist\ndealer: Q\nevents: []\n")
+    rc1, alone, _, _ = cli("adjudicate", "--json", str(bad))
+    rc2, several, _, _ = cli("adjudicate", "--json", str(bad), CASE)
+    assert rc1 == rc2 == 2
+    assert alone.splitlines() == several.splitlines()[:1]
+    assert json.loads(alone)["error"]["file"] == str(bad) and list(json.loads(alone)) == ["error"]
