@@ -145,8 +145,9 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
             out.write("> ")
             out.flush()
             line = read_line()
-            if echo and line:
-                out.write(line if line.endswith("\n") else line + "\n")
+            if echo and line:                    # an answer from a file, shown escaped
+                from .errors import safe
+                out.write(safe(line.rstrip("\n"), 200) + "\n")
             if line == "":                       # end of input: nothing more is known
                 got = None
                 say("")

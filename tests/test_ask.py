@@ -80,6 +80,11 @@ def test_unparseable_answers_are_asked_again(tmp_path):
     assert [r["remedy"] for r in _adjudicate_json(saved)["rulings"]] == ["no-penalty"]
 
 
+def test_an_answer_read_from_a_file_is_shown_escaped(tmp_path):
+    text, _ = _interview(tmp_path, HELD, ["zzz\x1b[2J\u202e", "2"])
+    assert "> zzz\\x1b[2J\\u202e\n" in text and "\x1b" not in text and "\u202e" not in text
+
+
 @pytest.mark.parametrize("path", [HELD, CLAIM, BARE], ids=os.path.basename)
 def test_every_question_asked_can_change_the_ruling(tmp_path, path):
     """Whatever the answers (each possibility, or "I don't know"), a question is asked only when
