@@ -464,7 +464,10 @@ async def api_codes(request: Request):
 
 async def not_found(request: Request, exc):
     if request.url.path.startswith("/api/"):
-        return _json({"error": {"message": "no such API address", "exit_code": 2,
+        status = getattr(exc, "status_code", 404)
+        message = (f"{request.method} is not how {request.url.path} is used" if status == 405
+                   else "no such API address")
+        return _json({"error": {"message": message, "exit_code": 2,
                                 "hint": "POST /api/adjudicate, POST /api/compare, GET /api/law/CODE/NUMBER, "
                                         "GET /api/search?q=WORDS, GET /api/topic[/NAME], GET /api/codes"}},
                      getattr(exc, "status_code", 404))
