@@ -69,7 +69,13 @@ class Interview:
             found = candidates(inc)
             if found:
                 self.data = {**self.data, "unknown": found}
+                told = inc
                 inc = incident.parse(yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True), name)
+                # the questions cite the lines of the file the user wrote, not of this copy of it
+                for event, as_told in zip(inc.events, told.events):
+                    event.line = as_told.line
+                inc.key_lines = {**inc.key_lines, **told.key_lines}
+                inc.hand_lines = dict(told.hand_lines)
         self.data.pop("name", None)
         self.data.pop("expected", None)
         self.inc = inc
@@ -145,8 +151,9 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
             out.write("> ")
             out.flush()
             line = read_line()
-            if echo and line:
-                out.write(line if line.endswith("\n") else line + "\n")
+            if echo and line:                    # an answer from a file, shown escaped
+                from .errors import safe
+                out.write(safe(line.rstrip("\n"), 200) + "\n")
             if line == "":                       # end of input: nothing more is known
                 got = None
                 say("")

@@ -171,7 +171,7 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
         err = str(e) + "\n"
         if debug and getattr(e, "details", None):
             err += f"details: {e.details}\n"
-        return "", err, e.exit_code, ({"file": path, **_error_json(e)} if as_json else None)
+        return "", err, e.exit_code, (_error_json(e) if as_json else None)
     if show_facts:
         result["facts"] = sorted(str(s) for s in sol.facts)
     if not no_story:
@@ -199,12 +199,18 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
         import json
         from . import engine, incident, render, ruling
         stdin_text = incident.read_stdin() if "-" in files else None
+        if len(files) == 1 and as_json:     # the same line, ruling or error, as for one of many
+            out, err, code, data = _adjudicate_one((files[0], stdin_text, as_json, show_facts, no_story,
+                                                    ctx.obj["debug"]))
+            if err:
+                click.echo(err, err=True, nl=False)
+            click.echo(_json_line(data))
+            return code
         if len(files) == 1:       # one file: its error is the command's
             inc = incident.load(files[0], stdin_text)
             cond = _conditional_ruling(inc, as_json)     # facts not known
             if cond is not None:
-                text, data = cond
-                click.echo(_json_line(data) if as_json else text, nl=as_json)
+                click.echo(cond[0], nl=False)
                 return 0
             sol = engine.solve(inc)
             result = ruling.build(inc, sol)
@@ -212,9 +218,6 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
                 result["facts"] = sorted(str(s) for s in sol.facts)
             if not no_story:
                 result["story"] = _story(inc)
-            if as_json:
-                click.echo(_json_line(result))
-                return 0
             if show_facts:
                 click.echo("Facts the rules saw:")
                 for f in result["facts"]:
@@ -352,6 +355,10 @@ def check(ctx, paths, quiet, as_json, jobs):
         raise click.UsageError("no cases/ folder here (the case files come with a checkout of the "
                                "repository): give the case files or folders to run, e.g. "
                                "`adjudicator check path/to/cases`", ctx)
+    if "-" in paths:
+        raise click.UsageError("check runs case files named by path, not standard input (a case's "
+                               "`expected` is read beside its file): give the file, or use "
+                               "`adjudicator adjudicate -` to rule on an incident from standard input", ctx)
 
     def go():
         from . import cases

@@ -155,8 +155,15 @@ class Incident:
 
 
 def suggest(word: str, options) -> str | None:
+    """The option the word most likely meant: itself in other case (`Game`, `LEAD`), else the
+    closest spelling."""
     import difflib  # only on the error path
-    close = difflib.get_close_matches(str(word)[:100], list(options), n=1, cutoff=0.6)
+    options = list(options)
+    word = str(word)[:100]
+    same = [o for o in options if isinstance(o, str) and o.lower() == word.strip().lower()]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return close[0] if close else None
 
 
@@ -238,7 +245,8 @@ class Reader:
                 y = Y(self._scalar(ev, loader, key), line, col, ev.value)
             else:
                 if is_key:
-                    raise self.err("a key must be a plain word", ev)
+                    raise self.err("a key must be a plain word, not a list or a mapping", ev,
+                                   "write the key as one word before its colon, e.g. dealer: S")
                 if len(stack) >= MAX_DEPTH:
                     raise self.err(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that",
                                    ev)
@@ -402,9 +410,13 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
     if len(data) > MAX_BYTES:
         raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,
                          hint="is this the right file?")
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) >= 4 and (data[1::2][:8].count(0) >= 3 or
-                                                                   data[0::2][:8].count(0) >= 3)):
-        raise InputError("this is UTF-16 text, not UTF-8", name, 1, 1,
+    # UTF-32 first: its mark begins with UTF-16's, and its text has three NUL bytes in four
+    wide = ("UTF-32" if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
+            or (len(data) >= 8 and data[:16].count(0) >= 9) else
+            "UTF-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff")
+            or (len(data) >= 4 and (data[1::2][:8].count(0) >= 3 or data[0::2][:8].count(0) >= 3)) else None)
+    if wide:
+        raise InputError(f"this is {wide} text, not UTF-8", name, 1, 1,
                          "save it as UTF-8 (in most editors: Save As, with the encoding UTF-8)")
     nul = data.find(b"\x00")
     if nul >= 0:
@@ -452,6 +464,12 @@ class Checker:
                 return s
         names = ", ".join(self.players.values())
         hint = f"a seat is {_or(self.table.seats)}" + (f", or one of the players: {names}" if names else "")
+        odd = next((c for c in v if ord(c) > 127), None) if isinstance(v, str) else None
+        if odd and name_key(v) in self.seat_words:
+            import unicodedata
+            raise self.err(y, f"{what}: '{shown(y)}' looks like the seat {self.seat_words[name_key(v)]} but is "
+                           f"written with {unicodedata.name(odd, 'a letter of another script').lower()} "
+                           f"(U+{ord(odd):04X})", "type the seat in plain Latin letters: " + hint)
         raise self.err(y, f"{what}: '{shown(y)}' is not a seat", hint)
 
     def person(self, y: Y, what: str):
@@ -488,8 +506,8 @@ class Checker:
                        f"did you mean '{close}'?" if close else "a suit is spades, hearts, diamonds or clubs")
 
     def holding(self, y: Y, what: str):
-        out = []
-        for it in self.items(y, what):
+        out, items = [], self.items(y, what)
+        for it in items:
             v = it.value
             if isinstance(v, str) and v.strip().lower() in SUITS:
                 out.append(("suit", SUITS[v.strip().lower()]))
@@ -499,7 +517,21 @@ class Checker:
                 except InputError:
                     raise self.err(it, f"{what}: '{shown(v)}' is neither a card nor a suit",
                                    "e.g. holding: spades, or holding: [KS, 5S]")
-        return out
+        return self.listed_once(out, items, what)
+
+    def listed_once(self, values: list, items: list, what: str) -> list:
+        """`values`, read from `items`, name nothing twice in two spellings (`AS`, `as`, `A♠`;
+        `hearts`, `H`; `N`, `north`): a list names each thing once."""
+        first: dict = {}
+        for value, it in zip(values, items):
+            if value in first:
+                was, now = first[value], it.text()
+                said = ("is listed twice" if now.strip() == was.text().strip()
+                        else f"is another spelling of '{shown(was.text())}'")
+                raise self.err(it, f"{what}: '{shown(now)}' {said} (line {was.line}): a list names each once",
+                               "list each once")
+            first[value] = it
+        return values
 
     def cards(self, y: Y, what: str):
         out, first = [], {}
@@ -517,7 +549,8 @@ class Checker:
         v = y.value
         if isinstance(v, str) and v.strip().lower() in self.side_words:
             return list(self.table.sides[self.side_words[v.strip().lower()]])
-        return [self.seat(it, what) for it in self.items(y, what, len(self.table.seats))]
+        items = self.items(y, what, len(self.table.seats))
+        return self.listed_once([self.seat(it, what) for it in items], items, what)
 
     def side(self, y: Y, what: str):
         v = y.value
@@ -537,15 +570,17 @@ class Checker:
             raise self.err(y, f"{what}: '{shown(v)}' is not a whole number (some readers take it for "
                            "minutes and seconds)", "write one whole number, e.g. 3")
         if isinstance(v, bool) or not isinstance(v, int):
-            raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'")
+            raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'",
+                           "write the number in plain decimal digits, e.g. 3")
         if not lo <= v <= hi:
-            raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})")
+            raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})", f"write a number from {lo} to {hi}")
         return v
 
     def boolean(self, y: Y, what: str):
         if isinstance(y.value, bool):
             return y.value
-        raise self.err(y, f"{what}: expected true or false, not '{shown(y.text())}'")
+        raise self.err(y, f"{what}: expected true or false, not '{shown(y.text())}'",
+                       "write true or false (yes, no, on and off are read as words)")
 
     def items(self, y: Y, what: str, limit: int = MAX_LIST) -> list[Y]:
         """A list's items (a single value is a list of one), at most `limit` of them."""
@@ -558,7 +593,8 @@ class Checker:
     def name(self, y: Y, what: str) -> str:
         """A player's name: one line of printable text, not a seat's name."""
         if isinstance(y.value, (dict, list)) or y.value is None:
-            raise self.err(y, f"{what}: expected a player's name")
+            raise self.err(y, f"{what}: expected a player's name, not '{shown(y)}'",
+                           "write the name after the seat, e.g. N: Ames")
         v = y.text().strip()
         if not v:
             raise self.err(y, f"{what}: a player's name cannot be empty")
@@ -593,7 +629,7 @@ class Checker:
         shows the story and clear it, retitle it or turn the words round."""
         if isinstance(y.value, (dict, list)):
             raise self.err(y, f"{what}: expected text, not a list or a mapping",
-                           "write the words as one string, in quotes if they hold a colon")
+                           "write it as one value on the line, in quotes if it holds a colon")
         v = "" if y.value is None else y.text()
         bad = next((c for c in v if not c.isprintable() and c not in "\n\t"), None)
         if bad is not None:
@@ -607,7 +643,7 @@ class Checker:
             return v.strip().lower()
         close = suggest(str(v), choices)
         raise self.err(y, f"{what}: '{shown(y)}' is not one of {', '.join(choices)}",
-                       f"did you mean '{close}'?" if close else None)
+                       f"did you mean '{close}'?" if close else "write one of them as it is spelled here")
 
     def remedy(self, y: Y, what: str):
         v = y.value
@@ -652,7 +688,8 @@ class Checker:
         if t == "suit":
             return self.suit(y, what)
         if t == "suits":
-            return [self.suit(i, what) for i in self.items(y, what, 4)]
+            items = self.items(y, what, 4)
+            return self.listed_once([self.suit(it, what) for it in items], items, what)
         if t == "int":
             return self.integer(y, what)
         if t == "trick":

@@ -81,8 +81,9 @@ class Prompt:
             self.ended = True
             self.say("")
             return ""
-        if self.echo:
-            self.out.write(got if got.endswith("\n") else got + "\n")
+        if self.echo:                            # an answer from a file, shown escaped
+            from .errors import safe
+            self.out.write(safe(got.rstrip("\n"), 200) + "\n")
         return got.strip()
 
     def pick(self, options: list[str], none: str | None) -> int | None:

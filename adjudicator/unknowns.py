@@ -575,7 +575,8 @@ def text(result: dict, players: dict[str, str]) -> str:
         laws = _all_laws(result["depends_on"])
         if laws:
             tag = render.laws_tag(laws)
-            lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn on them.", "", "  ")
+            lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn{'s' if len(laws) == 1 else ''} on them.",
+                                  "", "  ")
     idle = [u for u in result["unknowns"] if not u["relevant"]]
     if idle and not result["settled"]:
         lines += render._wrap("Whatever the answer, these do not change it: "

@@ -80,6 +80,11 @@ def test_unparseable_answers_are_asked_again(tmp_path):
     assert [r["remedy"] for r in _adjudicate_json(saved)["rulings"]] == ["no-penalty"]
 
 
+def test_an_answer_read_from_a_file_is_shown_escaped(tmp_path):
+    text, _ = _interview(tmp_path, HELD, ["zzz\x1b[2J\u202e", "2"])
+    assert "> zzz\\x1b[2J\\u202e\n" in text and "\x1b" not in text and "\u202e" not in text
+
+
 @pytest.mark.parametrize("path", [HELD, CLAIM, BARE], ids=os.path.basename)
 def test_every_question_asked_can_change_the_ruling(tmp_path, path):
     """Whatever the answers (each possibility, or "I don't know"), a question is asked only when
@@ -206,3 +211,15 @@ def test_ask_from_an_unknown_game_or_with_nothing_to_go_on_is_refused_with_exit_
 def test_the_words_people_use_find_the_event_whatever_the_tense(game, words, event):
     from adjudicator import opening
     assert event in [name for name, _doc in opening.matching_events(game, words)]
+
+
+def test_a_question_cites_the_line_of_the_file_the_user_wrote(tmp_path):
+    """The interview adds the facts it can ask about to a copy of the incident: the question must
+    still cite the event's line in the user's own file."""
+    told = tmp_path / "told.yaml"
+    told.write_text("game: whist\nplayers: {N: Ames, E: Brown, S: Clark, W: Dodd}\ndealer: S\nevents:\n"
+                    "  - lead: {by: W, card: KS}\n  - play: {by: N, card: 2S}\n  - play: {by: E, card: 3S}\n"
+                    "  - renounce: {by: S, card: 2H}\n", encoding="utf-8")
+    text, _ = _interview(tmp_path, str(told), ["0"])
+    assert "at the renounce (event 4, line 8)?" in text
+    assert "Law 28 turns on them." in text

@@ -555,13 +555,13 @@ def test_a_file_name_cannot_forge_a_line_or_clear_the_screen(tmp_path):
     assert "a\\nforged: line\\x1b[2J.yaml" in r.stderr
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
-def test_utf16_is_told_to_be_saved_as_utf8(tmp_path, encoding):
-    p = tmp_path / "u16.yaml"
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_are_told_by_name_to_be_saved_as_utf8(tmp_path, encoding):
+    p = tmp_path / "wide.yaml"
     p.write_bytes("game: whist\nevents: []\n".encode(encoding))
     with pytest.raises(InputError) as e:
         incident.load(str(p))
-    assert "UTF-16" in e.value.message and "save it as UTF-8" in e.value.hint
+    assert f"this is {encoding[:6].upper()} text, not UTF-8" in e.value.message and "save it as UTF-8" in e.value.hint
 
 
 def test_a_file_that_is_not_an_incident_is_not_quoted(tmp_path):
@@ -649,3 +649,18 @@ def test_a_json_error_of_the_quiz_is_one_line_of_json(args):
     rc, out, err, _ = cli(*args, env={"ADJUDICATOR_DATA_DIR": "/dev/null"})
     lines = out.strip().splitlines()
     assert rc == 2 and len(lines) == 1 and json.loads(lines[0])["error"]["exit_code"] == 2
+
+
+def test_check_refuses_standard_input_and_says_what_to_use():
+    rc, out, err, _ = cli("check", "-", stdin=open(CASE, "rb"))
+    assert rc == 2 and "not standard input" in err and "adjudicator adjudicate -" in err
+
+
+def test_a_file_in_error_gives_the_same_json_line_alone_as_among_several(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: whist\ndealer: Q\nevents: []\n")
+    rc1, alone, _, _ = cli("adjudicate", "--json", str(bad))
+    rc2, several, _, _ = cli("adjudicate", "--json", str(bad), CASE)
+    assert rc1 == rc2 == 2
+    assert alone.splitlines() == several.splitlines()[:1]
+    assert json.loads(alone)["error"]["file"] == str(bad) and list(json.loads(alone)) == ["error"]

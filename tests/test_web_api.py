@@ -154,3 +154,12 @@ def test_topic_and_codes_are_the_commands_json(client):
                       (["codes"], "/api/codes")):
         rc, expected = cli(*args)
         assert client.get(url).json() == expected, url
+
+
+@pytest.mark.parametrize("limit", ["abc", "-3", "1e3", "\u0661"])
+def test_a_search_limit_that_is_not_a_number_is_refused_with_what_was_given(client, limit):
+    r = client.get("/api/search", params={"q": "revoke", "limit": limit})
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert err["message"].startswith("limit is '") and "from 1 to 500" in err["hint"]
+    assert "--limit is 0" not in r.text

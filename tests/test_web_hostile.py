@@ -190,7 +190,9 @@ def test_an_empty_form_asks_for_the_incident(client):
 
 
 def test_a_wrong_method_or_address_is_a_clear_4xx(client):
-    assert client.get("/api/adjudicate").status_code == 405
+    r = client.get("/api/adjudicate")
+    assert r.status_code == 405 and r.json()["error"]["message"] == "GET is not how /api/adjudicate is used"
+    assert "POST /api/adjudicate" in r.json()["error"]["hint"]
     r = client.get("/api/nothing-here")
     assert r.status_code == 404 and r.json()["error"]["hint"]
     assert client.get("/nothing-here").status_code == 404

@@ -446,8 +446,12 @@ async def api_law(request: Request):
 async def api_search(request: Request):
     p = request.query_params
     limit_text = p.get("limit", "10")
-    limit = int(limit_text) if limit_text.isdigit() and len(limit_text) < 6 else 0
-    return await _api(service.search, p.get("q", ""), p.get("code") or None, limit)
+    if not (limit_text.isascii() and limit_text.isdigit() and len(limit_text) < 6):
+        from ..errors import InputError
+        bad = InputError(f"limit is '{limit_text}', not a number of results", file="/api/search",
+                         hint="give limit as a whole number from 1 to 500")
+        return _json(service._refuse(bad).payload, 400)
+    return await _api(service.search, p.get("q", ""), p.get("code") or None, int(limit_text))
 
 
 async def api_topic(request: Request):
@@ -460,7 +464,10 @@ async def api_codes(request: Request):
 
 async def not_found(request: Request, exc):
     if request.url.path.startswith("/api/"):
-        return _json({"error": {"message": "no such API address", "exit_code": 2,
+        status = getattr(exc, "status_code", 404)
+        message = (f"{request.method} is not how {request.url.path} is used" if status == 405
+                   else "no such API address")
+        return _json({"error": {"message": message, "exit_code": 2,
                                 "hint": "POST /api/adjudicate, POST /api/compare, GET /api/law/CODE/NUMBER, "
                                         "GET /api/search?q=WORDS, GET /api/topic[/NAME], GET /api/codes"}},
                      getattr(exc, "status_code", 404))
