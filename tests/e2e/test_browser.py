@@ -156,14 +156,17 @@ def test_a_quiz_question(page, shots, server):
     assert page.inner_text("section.story p") == key["story"]
     screenshots(page, shots, "7-quiz")
     page.check(f"input[name=answer][value={right}]")
-    page.click("button:has-text('Answer')")
-    page.wait_for_selector("p.verdict")
+    with page.expect_navigation():          # the verdict read is the answer page's, once it is there
+        page.click("button:has-text('Answer')")
     assert page.inner_text("p.verdict") == "Right."
     assert "1 of 1 answers right" in page.inner_text("p.progress")
     screenshots(page, shots, "8-quiz-answer")
     page.goto(page.base + f"/quiz?seed={seed}")
+    assert page.inner_text("form.question legend") == key["prompt"]      # the same question again
     page.check(f"input[name=answer][value={wrong}]")
-    page.click("button:has-text('Answer')")
+    assert page.is_checked(f"input[name=answer][value={wrong}]")
+    with page.expect_navigation():
+        page.click("button:has-text('Answer')")
     assert page.inner_text("p.verdict") == f"Wrong. The answer: {key['answer_text']}."
     assert "1 of 2 answers right" in page.inner_text("p.progress")
     # the progress is the same SQLite file the terminal's quiz keeps
