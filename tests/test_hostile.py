@@ -638,7 +638,7 @@ def test_a_value_from_the_command_line_is_never_printed_raw(args):
 
 
 @pytest.mark.parametrize("args", [["law", "whist", "9" * 100_000], ["topic", "x" * 100_000],
-                                  ["quiz", "--topic", "x" * 100_000]])
+                                  ["quiz", "--topic", "x" * 100_000], ["x" * 100_000]])
 def test_a_long_value_from_the_command_line_is_quoted_short(args, tmp_path):
     rc, out, err, _ = cli(*args, env={"ADJUDICATOR_DATA_DIR": str(tmp_path)})
     assert rc == 2 and len(err) < 2_000, len(err)
