@@ -519,38 +519,29 @@ class Checker:
                                    "e.g. holding: spades, or holding: [KS, 5S]")
         return self.listed_once(out, items, what)
 
-    def listed_once(self, values: list, items: list, what: str) -> list:
-        """`values`, read from `items`, name nothing twice in two spellings (`AS`, `as`, `A♠`;
-        `hearts`, `H`; `N`, `north`): a list names each thing once."""
+    def listed_once(self, values: list, items: list, what: str, kind: str | None = None) -> list:
+        """`values`, read from `items`, name nothing twice, in one spelling or two (`AS`, `as`,
+        `A♠`; `hearts`, `H`; `N`, `north`): a list names each card, suit or seat once. `kind` names
+        what the list holds; a holding's values say it themselves (("card", c), ("suit", s))."""
         first: dict = {}
         for value, it in zip(values, items):
             if value in first:
-                was, now = first[value], it.text()
-                said = ("is listed twice" if now.strip() == was.text().strip()
-                        else f"is another spelling of '{shown(was.text())}'")
-                raise self.err(it, f"{what}: '{shown(now)}' {said} (line {was.line}): a list names each once",
-                               "list each once")
+                was, k = first[value], kind or value[0]
+                raise self.err(it, f"{what}: '{shown(it.text())}' is the {k} written '{shown(was.text())}' at "
+                               f"line {was.line}: one {k} cannot be listed twice", f"list each {k} once")
             first[value] = it
         return values
 
     def cards(self, y: Y, what: str):
-        out, first = [], {}
-        for it in self.items(y, what):
-            c = self.card(it, what)
-            if c in first:
-                was = first[c]
-                raise self.err(it, f"{what}: '{shown(it.text())}' is the card written '{shown(was.text())}' at "
-                               f"line {was.line}: one card cannot be listed twice", "list each card once")
-            first[c] = it
-            out.append(c)
-        return out
+        items = self.items(y, what)
+        return self.listed_once([self.card(it, what) for it in items], items, what, "card")
 
     def seats(self, y: Y, what: str):
         v = y.value
         if isinstance(v, str) and v.strip().lower() in self.side_words:
             return list(self.table.sides[self.side_words[v.strip().lower()]])
         items = self.items(y, what, len(self.table.seats))
-        return self.listed_once([self.seat(it, what) for it in items], items, what)
+        return self.listed_once([self.seat(it, what) for it in items], items, what, "seat")
 
     def side(self, y: Y, what: str):
         v = y.value
@@ -689,7 +680,7 @@ class Checker:
             return self.suit(y, what)
         if t == "suits":
             items = self.items(y, what, 4)
-            return self.listed_once([self.suit(it, what) for it in items], items, what)
+            return self.listed_once([self.suit(it, what) for it in items], items, what, "suit")
         if t == "int":
             return self.integer(y, what)
         if t == "trick":
