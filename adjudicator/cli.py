@@ -39,8 +39,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
         # a path given on the command line that cannot be opened or written (`--out` in a
         # folder that does not exist): the user's to mend, said with the path (exit 2)
         from .errors import UsageError
-        from .incident import shown
-        err = UsageError(f"'{shown(str(err.filename), 200)}': {(err.strerror or 'cannot be used').lower()}",
+        err = UsageError(f"'{err.filename}': {(err.strerror or 'cannot be used').lower()}",
                          hint="check the path: its folder must exist and be writable, a file to read must exist")
     if isinstance(err, AdjudicatorError):
         click.echo(str(err), err=True)
@@ -196,38 +195,9 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
 def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
-        import json
-        from . import engine, incident, render, ruling
+        from . import incident
         stdin_text = incident.read_stdin() if "-" in files else None
-        if len(files) == 1 and as_json:     # the same line, ruling or error, as for one of many
-            out, err, code, data = _adjudicate_one((files[0], stdin_text, as_json, show_facts, no_story,
-                                                    ctx.obj["debug"]))
-            if err:
-                click.echo(err, err=True, nl=False)
-            click.echo(_json_line(data))
-            return code
-        if len(files) == 1:       # one file: its error is the command's
-            inc = incident.load(files[0], stdin_text)
-            cond = _conditional_ruling(inc, as_json)     # facts not known
-            if cond is not None:
-                click.echo(cond[0], nl=False)
-                return 0
-            sol = engine.solve(inc)
-            result = ruling.build(inc, sol)
-            if show_facts:
-                result["facts"] = sorted(str(s) for s in sol.facts)
-            if not no_story:
-                result["story"] = _story(inc)
-            if show_facts:
-                click.echo("Facts the rules saw:")
-                for f in result["facts"]:
-                    click.echo(f"  {f}.")
-                click.echo("")
-            if not no_story:
-                click.echo(_story_text(result["story"]))
-            click.echo(render.ruling_text(result, inc.players))
-            return 0
-        worst = 0
+        worst = 0           # one file or many: each is ruled, and its error said, the same way
         work = [(path, stdin_text, as_json, show_facts, no_story, ctx.obj["debug"]) for path in files]
         for out, err, code, data in _in_order(_adjudicate_one, work, jobs):
             if err:

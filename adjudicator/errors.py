@@ -54,20 +54,12 @@ class InputError(AdjudicatorError):
         return text
 
 
-class UsageError(AdjudicatorError):
-    """A setting or a path that cannot be used (not the incident): exit code 2."""
-
-    exit_code = 2
+class UsageError(InputError):
+    """A setting or a path that cannot be used (not the incident): exit code 2, said by the
+    command itself (`adjudicator: ...`) rather than at a line of a file."""
 
     def __init__(self, message: str, hint: str | None = None):
-        self.message, self.hint = _said(message, 400), _said(hint, 600)
-        super().__init__(self.render())
-
-    def render(self) -> str:
-        text = f"adjudicator: {self.message}"
-        if self.hint:
-            text += f"\n  hint: {self.hint}"
-        return text
+        super().__init__(message, "adjudicator", hint=hint)
 
 
 class InconsistentIncident(AdjudicatorError):

@@ -51,8 +51,7 @@ class Store:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
             from .errors import UsageError
-            from .incident import shown
-            raise UsageError(f"the progress folder '{shown(folder, 200)}' cannot be made or used "
+            raise UsageError(f"the progress folder '{folder}' cannot be made or used "
                              f"({(e.strerror or 'not a folder').lower()})",
                              hint=f"set {ENV} to a folder you can write to, or unset it") from None
         try:
