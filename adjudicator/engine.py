@@ -283,6 +283,19 @@ def _bounded(ctl: clingo.Control, seconds: float, work):
     return box["value"]
 
 
+def fill(ctl: clingo.Control, statements: list, symbols: list[clingo.Symbol]) -> clingo.Control:
+    """Give a Control, not yet grounded, parsed statements (clingo AST) and facts (symbols, through
+    the backend: no text is ever made of them)."""
+    from clingo import ast
+    with ast.ProgramBuilder(ctl) as builder:
+        for stm in statements:
+            builder.add(stm)
+    with ctl.backend() as backend:
+        for sym in symbols:
+            backend.add_rule([backend.add_atom(sym)])
+    return ctl
+
+
 def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -> Solution:
     """Ground and solve; `full` loads every rule file of the code, whatever the incident holds."""
     if not registry.encoded(inc.code):      # named in the incident: the error names its file and line
@@ -310,22 +323,16 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     except RuntimeError:
         raise InternalError(f"the rules of {inc.code} do not parse", " ".join(messages))
     reused = [p for p in parts if p not in fresh]
+    statements = [stm for part in reused for stm in part.statements]
     if reused:
-        from clingo import ast
         # Once every file is parsed, only the rules that can fire for these facts are grounded
         # (adjudicator/relevance.py); `full` grounds them all, as a check that this changes nothing.
-        statements = [stm for part in reused for stm in part.statements]
         selector = None if fresh or full else prog.selector(tuple(reused))
         if selector is not None:
             fires = selector.select(symbols)
             statements = [stm for i, (stm, rule) in enumerate(zip(statements, selector.rules))
                           if rule is None or i in fires]
-        with ast.ProgramBuilder(ctl) as builder:
-            for stm in statements:
-                builder.add(stm)
-    with ctl.backend() as backend:
-        for sym in symbols:
-            backend.add_rule([backend.add_atom(sym)])
+    fill(ctl, statements, symbols)
     sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
 
     def work(state: dict) -> int:

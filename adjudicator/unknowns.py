@@ -330,19 +330,11 @@ class Space:
         self.files = [p.path for p in parts]
         messages: list[str] = []
         ctl = clingo.Control(["--warn=none"], logger=lambda c, m: messages.append(m), message_limit=5)
-        from clingo import ast
-        with ast.ProgramBuilder(ctl) as builder:
-            for part in parts:
-                for stm in part.statements:
-                    builder.add(stm)
-            # The choices go in as rules the grounder sees (clingo AST built from symbols): atoms
-            # that only the backend could make true would be unknown to the grounder, and the law
-            # rules reading them never instantiated.
-            for stm in _choice_rules(self.unknowns):
-                builder.add(stm)
-        with ctl.backend() as backend:
-            for sym in self.base:
-                backend.add_rule([backend.add_atom(sym)])
+        # The choices go in as rules the grounder sees (clingo AST built from symbols): atoms
+        # that only the backend could make true would be unknown to the grounder, and the law
+        # rules reading them never instantiated.
+        engine.fill(ctl, [stm for part in parts for stm in part.statements] + _choice_rules(self.unknowns),
+                    self.base)
         self.ctl = ctl
         self._cache: dict[tuple, tuple] = {}
         self.solves = self.budget_from = 0

@@ -32,15 +32,8 @@ from collections import defaultdict
 def control(statements, symbols, *options):
     """A Control holding these statements and these facts, as engine.solve builds it (not grounded)."""
     import clingo
-    from clingo import ast
-    ctl = clingo.Control(["--warn=none", *options])
-    with ast.ProgramBuilder(ctl) as b:
-        for stm in statements:
-            b.add(stm)
-    with ctl.backend() as backend:
-        for sym in symbols:
-            backend.add_rule([backend.add_atom(sym)])
-    return ctl
+    from adjudicator import engine
+    return engine.fill(clingo.Control(["--warn=none", *options]), statements, symbols)
 
 
 def ground_ms(statements, symbols, runs):
