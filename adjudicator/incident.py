@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from . import registry, schema
-from .errors import InputError
+from .errors import InputError, safe
 
 MAX_BYTES = 1_000_000          # an incident is a page of text; refuse anything far larger
 MAX_DEPTH = 12                 # incidents nest four or five levels deep (case files seven)
@@ -42,17 +42,13 @@ CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|
 
 
 def shown(v, limit: int = 40) -> str:
-    """A value from the input as an error message may quote it: one line, control and
-    direction-changing characters escaped, and cut short when long."""
+    """A value from the input as an error message may quote it: as written, made safe (one
+    line, control and direction-changing characters escaped, cut short: errors.safe)."""
     if isinstance(v, (dict, list)):
         v = Y(v, 0, 0)          # a mapping or list of values, shown as data
     if isinstance(v, Y):
         v = v.text()            # as written: `~` stays ~, `yes` stays yes (not None, True)
-    text = v if isinstance(v, str) else str(v)
-    cut = len(text) > limit
-    text = text[:limit]
-    text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-    return text + ("..." if cut else "")
+    return safe(v, limit)
 
 
 # Letters of other scripts drawn like Latin ones (Cyrillic, Greek): a name spelled with them is
