@@ -400,7 +400,6 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
         name = "<stdin>"
         data = stdin_text.encode("utf-8", "surrogateescape") if isinstance(stdin_text, str) else (stdin_text or b"")
     else:
-        from .errors import safe
         name = safe(path)       # as messages print it: escaped, one line
         data = _read_file(path, name)
     if len(data) > MAX_BYTES:
