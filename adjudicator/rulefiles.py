@@ -34,7 +34,10 @@ def _read(path: str) -> str:
 @functools.cache
 def is_entry(path: str) -> bool:
     """An entry file: its rules are nothing but #include lines (a code's main.lp, Dummy's dummy.lp)."""
-    lines = [line.strip() for line in code_lines(path)]
+    text = _read(path)
+    if "#include" not in text:      # no include line: not an entry (the quick answer for a rule file,
+        return False                # whose lines need not be read one character at a time)
+    lines = [code_part(line).strip() for line in text.splitlines()]
     return any(lines) and all(not line or _INCLUDE.match(line) for line in lines)
 
 
