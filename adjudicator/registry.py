@@ -23,6 +23,7 @@ def rules_dir() -> str:
     return list(spec.submodule_search_locations)[0]
 
 
+@functools.cache
 def _data() -> dict:
     with open(os.path.join(rules_dir(), "codes.yaml"), encoding="utf-8") as fh:
         return yaml.load(fh, Loader=_Loader)
