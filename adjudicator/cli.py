@@ -761,6 +761,9 @@ def entry():
     and flushed by then, so the process ends at once with the command's exit code.
     """
     import os
+
+    import adjudicator
+    adjudicator.leaves_with_exit = True     # (below: os._exit once the output is flushed)
     if sys.stdout is None:        # started with standard output closed (`adjudicator ... >&-`)
         _output_failed(None)
     try:
