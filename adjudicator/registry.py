@@ -29,12 +29,10 @@ def _data() -> dict:
         return yaml.load(fh, Loader=_Loader)
 
 
-@functools.cache
 def _codes() -> dict:
     return _data()["games"]
 
 
-@functools.cache
 def _tables() -> dict:
     return _data()["tables"]
 

@@ -23,7 +23,7 @@ def run(*args, env=None):
 
 
 def _clear():
-    for f in (registry._codes, laws.book, laws.topics, laws.references, laws._topic_index):
+    for f in (registry._data, laws.book, laws.topics, laws.references, laws._topic_index):
         f.cache_clear()
 
 
