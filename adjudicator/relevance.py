@@ -25,9 +25,7 @@ import heapq
 from collections import defaultdict
 
 import clingo
-from clingo import ast
 
-_T = ast.ASTType
 ANY = None                       # an argument that may be anything
 OTHER = ("other",)               # a constant of the incident that no rule body names
 
@@ -38,22 +36,36 @@ class Unsupported(Exception):
 
 
 def _value(sym: clingo.Symbol):
-    """A ground symbol as the reasoning sees it: a compound term by its functor."""
-    if sym.type == clingo.SymbolType.Function and sym.arguments:
-        return ("f", sym.name, len(sym.arguments))
-    return sym
+    """A ground symbol as the reasoning sees it, in plain values (a rule's summary is kept between
+    processes: adjudicator/rulecache.py): a number as itself, a name as its string, a string as
+    ('"', text), a compound term by its functor ("f", name, arity)."""
+    kind = sym.type
+    if kind == clingo.SymbolType.Function:
+        if sym.arguments:
+            return ("f", sym.name, len(sym.arguments))
+        return sym.name if sym.positive else ("-", sym.name)
+    if kind == clingo.SymbolType.Number:
+        return sym.number
+    if kind == clingo.SymbolType.String:
+        return ('"', sym.string)
+    return (str(sym),)                  # #inf, #sup
+
+
+# (clingo.ast is imported by the functions that read rules, only when rules are read: a one-shot
+# call that finds them in the cache, adjudicator/rulecache.py, does not pay for its import.)
 
 
 def _term(t):
     """An argument of an atom in a rule: ('c', value), ('v', variable), ('s', values of a pool of
     constants), or ANY (arithmetic, an interval, `_`...)."""
+    from clingo.ast import ASTType as _T
     kind = t.ast_type
     if kind == _T.SymbolicTerm:
         return ("c", _value(t.symbol))
     if kind == _T.Variable:
         return ANY if t.name == "_" else ("v", t.name)
     if kind == _T.Function and not t.external:
-        return ("c", ("f", t.name, len(t.arguments)) if t.arguments else clingo.Function(t.name))
+        return ("c", ("f", t.name, len(t.arguments)) if t.arguments else t.name)
     if kind == _T.Pool:
         alts = [_term(a) for a in t.arguments]
         if all(a is not None and a[0] == "c" for a in alts):
@@ -63,6 +75,7 @@ def _term(t):
 
 def _atoms(symbol) -> list[tuple[tuple[str, int], tuple]]:
     """The atoms a SymbolicAtom's term stands for: (predicate key, argument patterns)."""
+    from clingo.ast import ASTType as _T
     kind = symbol.ast_type
     if kind == _T.Function and not symbol.external:
         return [((symbol.name, len(symbol.arguments)), tuple(_term(a) for a in symbol.arguments))]
@@ -75,11 +88,12 @@ def _atoms(symbol) -> list[tuple[tuple[str, int], tuple]]:
 
 
 def _head_atoms(head) -> list:
+    from clingo.ast import ASTType as _T, Sign
     kind = head.ast_type
     if kind == _T.Literal:
         if head.atom.ast_type == _T.BooleanConstant:
             return []                                   # an integrity constraint
-        if head.atom.ast_type == _T.SymbolicAtom and head.sign == ast.Sign.NoSign:
+        if head.atom.ast_type == _T.SymbolicAtom and head.sign == Sign.NoSign:
             return _atoms(head.atom.symbol)
     elif kind in (_T.Disjunction, _T.Aggregate):
         return [a for e in head.elements for a in _head_atoms(e.literal)]
@@ -90,26 +104,35 @@ def _head_atoms(head) -> list:
 
 class Rule:
     """A rule as the reasoning sees it: the atoms its head may give, the atoms its body needs."""
-    __slots__ = ("heads", "needs", "keys")
+    __slots__ = ("heads", "needs", "keys", "body")
 
-    def __init__(self, heads, needs):
+    def __init__(self, heads, needs, keys=None, body=None):
         self.heads, self.needs = heads, needs
-        self.keys = frozenset(k for k, _ in needs)
+        self.keys = frozenset(k for k, _ in needs) if keys is None else keys
+        # each body atom as the fixpoint reads it: its predicate, the constants it asks for
+        # (position, value, or a set of values), and the variables it binds (position, name)
+        self.body = body if body is not None else [(key,
+                      tuple((pos, a[1]) for pos, a in enumerate(args) if a is not None and a[0] == "c"),
+                      tuple((pos, a[1]) for pos, a in enumerate(args) if a is not None and a[0] == "s"),
+                      tuple((pos, a[1]) for pos, a in enumerate(args) if a is not None and a[0] == "v"))
+                     for key, args in needs]
 
-
-_KEPT = (_T.ShowSignature, _T.ShowTerm, _T.Defined, _T.Comment, _T.Program)
+    def kept(self) -> tuple:
+        """The rule in plain values, as the cache keeps it (Rule(*kept) is the rule again)."""
+        return (self.heads, self.needs, self.keys, self.body)
 
 
 def summarize(stm) -> Rule | None:
     """A statement's Rule, or None for one that is always kept (#show, #defined)."""
+    from clingo.ast import ASTType as _T, Sign
     kind = stm.ast_type
-    if kind in _KEPT:
+    if kind in (_T.ShowSignature, _T.ShowTerm, _T.Defined, _T.Comment, _T.Program):
         return None
     if kind != _T.Rule:
         raise Unsupported(f"a statement of kind {kind.name}")
     needs = []
     for lit in stm.body:
-        if (lit.ast_type == _T.Literal and lit.sign == ast.Sign.NoSign
+        if (lit.ast_type == _T.Literal and lit.sign == Sign.NoSign
                 and lit.atom.ast_type == _T.SymbolicAtom and lit.atom.symbol.ast_type != _T.Pool):
             needs += _atoms(lit.atom.symbol)
     return Rule(_head_atoms(stm.head), needs)
@@ -204,44 +227,35 @@ class Selector:
         return frozenset(fired)
 
 
-def _matches(args, pattern) -> bool:
-    for a, p in zip(args, pattern):
-        if a is None or p is None or a[0] == "v":
-            continue
-        if a[0] == "c":
-            if p != a[1]:
-                return False
-        elif p not in a[1]:
-            return False
-    return True
-
-
 def _evaluate(rule: Rule, heads: list, derived: dict, cap: int):
     """The head atoms (of `heads`, the rule's as the Selector sees them) the rule may give now, or
     None while its body cannot hold."""
     values: dict = {}                 # variable -> set of values, or ANY
-    for key, args in rule.needs:
+    for key, consts, choices, variables in rule.body:
         have = derived.get(key)
         if not have:
             return None
-        found = [p for p in have if _matches(args, p)]
-        if not found:
-            return None
-        for pos, a in enumerate(args):
-            if a is None or a[0] != "v":
-                continue
+        if consts or choices:         # (a derived ANY, None, matches whatever is asked)
+            found = [p for p in have
+                     if all(p[pos] is None or p[pos] == v for pos, v in consts)
+                     and all(p[pos] is None or p[pos] in vs for pos, vs in choices)]
+            if not found:
+                return None
+        else:
+            found = have
+        for pos, name in variables:
             vals = set()
             for p in found:
                 if p[pos] is None:
                     vals = ANY
                     break
                 vals.add(p[pos])
-            if a[1] not in values:
-                values[a[1]] = vals
+            if name not in values:
+                values[name] = vals
             elif vals is not ANY:
-                old = values[a[1]]
-                values[a[1]] = vals if old is ANY else old & vals
-                if not values[a[1]]:
+                old = values[name]
+                values[name] = vals if old is ANY else old & vals
+                if not values[name]:
                     return None       # two literals agree on no value of the variable
     out = []
     for key, args in heads:
