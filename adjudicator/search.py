@@ -19,7 +19,7 @@ import hashlib
 import os
 import sqlite3
 
-from . import laws, registry
+from . import cache, laws, registry
 
 SCHEMA = 6                    # the layout's version (this file's text is in the key as well)
 TOKENIZE = "porter unicode61 remove_diacritics 2"
@@ -50,14 +50,6 @@ def _key() -> str:
         with open(path, "rb") as fh:
             h.update(hashlib.sha256(fh.read()).digest())
     return h.hexdigest()[:20]
-
-
-def cache_dir() -> str:
-    """ADJUDICATOR_CACHE, else $XDG_CACHE_HOME/adjudicator, else ~/.cache/adjudicator."""
-    if os.environ.get("ADJUDICATOR_CACHE"):
-        return os.environ["ADJUDICATOR_CACHE"]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "adjudicator")
 
 
 def synonyms() -> dict:
@@ -141,7 +133,7 @@ def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
     """The index, built if need be. Returns the connection and how it was had (for --json)."""
     import time
     key = _key()
-    folder = cache_dir()
+    folder = cache.folder()
     path = os.path.join(folder, f"laws-{key}.sqlite")
     info = {"index": path, "built": False}
     if os.path.exists(path) and not rebuild:
@@ -167,12 +159,7 @@ def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
         finally:
             if os.path.exists(tmp):
                 os.remove(tmp)
-        for name in os.listdir(folder):         # indexes of files that have since changed
-            if name.startswith("laws-") and name.endswith(".sqlite") and name != os.path.basename(path):
-                try:
-                    os.remove(os.path.join(folder, name))
-                except OSError:
-                    pass
+        cache.forget_older(path, "laws-", ".sqlite")     # indexes of files that have since changed
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         _temp_tables(conn)
     except (OSError, sqlite3.Error):
