@@ -11,20 +11,32 @@ import tempfile
 
 import pytest
 
+from adjudicator.cache import ENV as CACHE
 from tests.conftest import SHARED, solved
 
 
 def pytest_configure(config):
-    """One folder per run where the workers share the cases they have solved (tests/conftest.py)."""
+    """One folder per run where the workers share the cases they have solved (tests/conftest.py),
+    and one for the run's cache (adjudicator/cache.py): the tests neither read nor fill the user's."""
     if not hasattr(config, "workerinput") and SHARED not in os.environ:
         config._solved_dir = tempfile.mkdtemp(prefix="adjudicator-solved-")
         os.environ[SHARED] = config._solved_dir
+        config._cache_dir = tempfile.mkdtemp(prefix="adjudicator-cache-")
+        config._cache_before = os.environ.get(CACHE)
+        os.environ[CACHE] = config._cache_dir
 
 
 def pytest_unconfigure(config):
     folder = getattr(config, "_solved_dir", None)
     if folder:
         os.environ.pop(SHARED, None)
+        shutil.rmtree(folder, ignore_errors=True)
+    folder = getattr(config, "_cache_dir", None)
+    if folder:
+        if config._cache_before is None:
+            os.environ.pop(CACHE, None)
+        else:
+            os.environ[CACHE] = config._cache_before
         shutil.rmtree(folder, ignore_errors=True)
 
 

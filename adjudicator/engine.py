@@ -7,9 +7,12 @@ A fresh clingo.Control per incident. Two things keep it fast:
   `always`), and only the files whose triggers the incident contains are grounded. Grounding costs
   about 10 microseconds per body literal of every rule, used or not, so a deal dispute need not pay
   for the revoke laws. tests/test_engine.py checks that this selection never changes a ruling;
-- within those files, once they are parsed, only the rules that can fire for the incident's facts
-  are grounded (adjudicator/relevance.py): about a third of them for a typical incident. The same
-  test compares every case with the whole program (`full`), which leaves nothing out.
+- within those files, only the rules that can fire for the incident's facts are grounded
+  (adjudicator/relevance.py): about a third of them for a typical incident. The same test compares
+  every case with the whole program (`full`), which leaves nothing out. The selection reads the
+  rules as clingo parses them, which costs 0.3-0.5 s a code; what it reads is kept between
+  commands (adjudicator/rulecache.py), so a one-shot command selects too, and gives clingo the
+  text of the selected rules alone.
 
 The law programs are stratified by time, so there is exactly one answer set; a second would be a
 fault in the rules and is reported as such (exit 1), as is running past the time limit.
@@ -63,10 +66,14 @@ _TEXT = re.compile(r'^text\(([a-z][A-Za-z0-9_]*),\s*"((?:[^"\\]|\\.)*)"\)\.\s*(?
 
 
 class Part:
-    """One rule file: when it is loaded; its text, statements and templates, read on first use."""
+    """One rule file: when it is loaded; its text, statements and templates, read on first use.
+
+    What the rule selection needs of it (which parsed statements are rules, their texts and their
+    summaries) may instead come from the cache (adjudicator/rulecache.py): `kept`."""
 
     def __init__(self, path: str, triggers: frozenset[str] | None):
         self.path, self.triggers = path, triggers
+        self.kept: bytes | None = None
 
     @functools.cached_property
     def text(self) -> str:
@@ -81,12 +88,11 @@ class Part:
         return "statements" in self.__dict__
 
     def release(self) -> None:
-        self.__dict__.pop("statements", None)
-        self.__dict__.pop("rules", None)
+        for name in ("statements", "rules", "texts", "positions", "_parse", "_entry"):
+            self.__dict__.pop(name, None)
 
     @functools.cached_property
-    def statements(self) -> list:
-        """Its statements as clingo AST, text facts (templates) left out."""
+    def _parse(self) -> list:
         from clingo import ast
         stms: list = []
         messages: list[str] = []
@@ -95,14 +101,45 @@ class Part:
         except RuntimeError:
             raise InternalError(f"the rule file {os.path.basename(self.path)} does not parse",
                                 " ".join(messages))
-        # comments and the `#program base.` clingo puts at the head of each file mean nothing here
+        return stms
+
+    @functools.cached_property
+    def _entry(self) -> tuple | None:
+        """This file's entry in the cache, when there is one and it can be read."""
+        from . import rulecache
+        return None if self.kept is None else rulecache.entry(self.kept)
+
+    @functools.cached_property
+    def positions(self) -> tuple[int, ...]:
+        """Which of the statements clingo parses from the file are its rules: not the comments, nor
+        the `#program base.` clingo puts at its head, nor the text facts (the templates)."""
+        if self._entry is not None:
+            return self._entry[0]
+        from clingo import ast
         drop = (ast.ASTType.Program, ast.ASTType.Comment)
-        return [st for st in stms if st.ast_type not in drop and not _is_text_fact(st)]
+        return tuple(i for i, st in enumerate(self._parse) if st.ast_type not in drop and not _is_text_fact(st))
+
+    @functools.cached_property
+    def statements(self) -> list:
+        """Its rules as clingo AST."""
+        stms = self._parse
+        out = [stms[i] for i in self.positions if i < len(stms)]
+        self.__dict__.pop("_parse", None)
+        return out
+
+    @functools.cached_property
+    def texts(self) -> list[str]:
+        """Its rules as clingo prints them (the same rules when parsed again: tests/test_rulecache.py)."""
+        if self._entry is not None:
+            return self._entry[1]
+        return [str(st) for st in self.statements]
 
     @functools.cached_property
     def rules(self) -> list:
-        """Its statements as the rule selection reads them (adjudicator/relevance.py), in order."""
+        """Its rules as the rule selection reads them (adjudicator/relevance.py), in order."""
         from . import relevance
+        if self._entry is not None:
+            return [None if r is None else relevance.Rule(*r) for r in self._entry[2]]
         return [relevance.summarize(st) for st in self.statements]
 
 
@@ -121,6 +158,27 @@ class Program:
         for p in self.parts:
             out.update(p.templates)
         return out
+
+    @functools.cached_property
+    def cached(self) -> bool:
+        """Whether every part's rules, their texts and summaries, are at hand without parsing: read
+        from the cache (adjudicator/rulecache.py), or, when none was kept for these rules and one
+        can be, worked out now (parsing every file once) and kept for the next process."""
+        from . import relevance, rulecache
+        kept = rulecache.load(self.code, self.parts)
+        if kept is not None:
+            for part, entry in zip(self.parts, kept):
+                part.kept = entry
+            return True
+        if not rulecache.writable():
+            return False
+        try:
+            entries = [(p.positions, p.texts, [None if r is None else r.kept() for r in p.rules])
+                       for p in self.parts]
+        except relevance.Unsupported:
+            return False
+        rulecache.save(self.code, self.parts, entries)
+        return True
 
     def selector(self, parts: tuple[Part, ...]):
         """The rule selection (adjudicator/relevance.py) over these parts' statements, made once
@@ -315,26 +373,39 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     parts = [p for p in prog.parts if full or p.triggers is None or p.triggers & sig]
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none", "--single-shot"], logger=lambda code, msg: messages.append(msg), message_limit=5)
-    # The first time a file is needed in this process its text goes straight to clingo's parser
-    # (cheapest for a one-shot command); from the second time on, its parsed statements are
-    # reused (cheapest for many rulings in one process). Both give the same program.
+    # Only the rules that can fire for these facts are grounded (adjudicator/relevance.py); `full`
+    # grounds them all, as a check that this changes nothing. The first time a file is needed in
+    # this process, clingo is given text (cheapest for a one-shot command): the selected rules'
+    # texts when the cache (adjudicator/rulecache.py) holds the code's rules, else the whole file.
+    # From the second time on, its parsed statements are reused (cheapest for many rulings in one
+    # process). Every way gives the same answer set.
     fresh = [p for p in parts if not p.parsed and not _SEEN.get(p.path)]
-    try:
-        for part in fresh:
-            _SEEN[part.path] = True
-            ctl.add("base", [], part.text)
-    except RuntimeError:
-        raise InternalError(f"the rules of {inc.code} do not parse", " ".join(messages))
-    reused = [p for p in parts if p not in fresh]
-    statements = [stm for part in reused for stm in part.statements]
-    if reused:
-        # Once every file is parsed, only the rules that can fire for these facts are grounded
-        # (adjudicator/relevance.py); `full` grounds them all, as a check that this changes nothing.
-        selector = None if fresh or full else prog.selector(tuple(reused))
+    for part in parts:
+        _SEEN[part.path] = True
+    if fresh and not full and prog.cached:
+        fresh = [p for p in fresh if not p.parsed]      # (making the cache parsed every file)
+    texts: list[str] = []
+    statements: list = []
+    if fresh and not full and prog.cached:
+        every = [t for p in parts for t in p.texts]
+        selector = prog.selector(tuple(parts))
+        if selector is not None:
+            fires = selector.select(symbols)
+            every = [t for i, (t, rule) in enumerate(zip(every, selector.rules)) if rule is None or i in fires]
+        texts.append("\n".join(every))
+    else:
+        texts += [p.text for p in fresh]
+        statements = [stm for p in parts if p not in fresh for stm in p.statements]
+        selector = None if fresh or full else prog.selector(tuple(parts))
         if selector is not None:
             fires = selector.select(symbols)
             statements = [stm for i, (stm, rule) in enumerate(zip(statements, selector.rules))
                           if rule is None or i in fires]
+    try:
+        for text in texts:
+            ctl.add("base", [], text)
+    except RuntimeError:
+        raise InternalError(f"the rules of {inc.code} do not parse", " ".join(messages))
     fill(ctl, statements, symbols)
     sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
 

@@ -20,7 +20,7 @@ import clingo
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import engine, facts, incident, registry, ruling
+from adjudicator import cache, engine, facts, incident, registry, ruling
 from adjudicator.cli import main
 from adjudicator.errors import InputError, TimeLimit
 
@@ -250,9 +250,10 @@ def _shape(res, names):
 
 @pytest.mark.parametrize("make", [_play_incident, _table_incident])
 def test_names_that_look_like_asp_are_data_and_change_nothing(make, monkeypatch):
-    """Every program text clingo receives is one of the package's rule files, word for word; the
-    incident's strings reach it only as symbols (String terms), and the ruling is the one the
-    same incident gets with plain names."""
+    """Every program text clingo receives is one of the package's rule files, word for word, or
+    rules clingo parsed from them, one a line (a one-shot call's selected rules: adjudicator/
+    rulecache.py); the incident's strings reach it only as symbols (String terms), and the ruling
+    is the one the same incident gets with plain names."""
     added, loaded = [], []
     real_add = clingo.Control.add
     monkeypatch.setattr(clingo.Control, "add", lambda self, *a, **k: (added.append(a[-1]), real_add(self, *a, **k))[1])
@@ -272,8 +273,9 @@ def test_names_that_look_like_asp_are_data_and_change_nothing(make, monkeypatch)
                                 "candidate", "games_played", "ev", "arg", "now",
                                 # the game's table, from rules/codes.yaml (never from the incident)
                                 "seat", "next", "seats", "side", "side_of", "other_side"}
+    rules = {str(stm) for p in parts for stm in p.statements}   # parsed here, from the files
     assert loaded == []
-    assert added and all(t in texts for t in added)
+    assert added and all(t in texts or all(line in rules for line in t.split("\n")) for t in added)
     assert not any(h in t for h in HOSTILE for t in added)
 
 
@@ -291,9 +293,10 @@ def test_an_input_cannot_add_a_rule():
 
 
 def test_nothing_is_read_but_the_incident_and_the_package(tmp_path, monkeypatch):
-    """Every file opened while an incident is read and ruled on: the incident, and the package's
-    own modules and rule files. (Outside the tests: `strace -f -e trace=openat adjudicator
-    adjudicate FILE` shows the same, with Python's own start-up files.)"""
+    """Every file opened while an incident is read and ruled on: the incident, the package's own
+    modules and rule files, and the code's rules as kept in the cache folder (adjudicator/
+    rulecache.py). (Outside the tests: `strace -f -e trace=openat adjudicator adjudicate FILE`
+    shows the same, with Python's own start-up files.)"""
     p = tmp_path / "hostile.yaml"
     p.write_text(_play_incident(HOSTILE[:4]) + "  - look-at-trick: {by: E}\n", encoding="utf-8")
     opened = []
@@ -317,8 +320,10 @@ def test_nothing_is_read_but_the_incident_and_the_package(tmp_path, monkeypatch)
             f.cache_clear()
     r = CliRunner().invoke(main, ["adjudicate", "--json", str(p)])
     assert r.exit_code == 0, r.output
+    kept = os.path.realpath(cache.folder())
     outside = [f for f in opened if f != os.path.realpath(p)
-               and not f.startswith(RULES + os.sep) and not f.startswith(PACKAGE + os.sep)]
+               and not f.startswith(RULES + os.sep) and not f.startswith(PACKAGE + os.sep)
+               and not (os.path.dirname(f) == kept and os.path.basename(f).lstrip(".").startswith("rules-"))]
     assert not outside, outside
     assert os.path.realpath(p) in opened
 

@@ -1,0 +1,102 @@
+"""What the rule selection needs of a code's rule files, kept between commands.
+
+The rule selection (adjudicator/relevance.py) reads each rule as clingo's parser gives it, and that
+reading costs 0.3-0.5 s a code (clingo's AST answers each question through a foreign call): a
+one-shot command could not afford it, and so grounded every rule of the files it loaded. This
+module keeps what the reading gives, one file a code in the user's cache folder
+(adjudicator/cache.py): for each rule file, which of the statements clingo parses are rules (by
+position), each rule's text as clingo prints it, and each rule's summary for the selection. A
+one-shot call then selects its rules as a long-running process does, and gives clingo the text of
+those alone.
+
+A file is named by a digest of everything it was made from: clingo's and Python's versions (it is
+in Python's `marshal` format), the code of the modules that make it (_MAKERS) and the name and text
+of every rule file of the code. So a changed rule file, another clingo or a changed way of reading
+the rules is another name, and a file never answers for rules it was not made from. The digest
+(CRC-32 and Adler-32 of those bytes, and their length) guards against an edit, not an adversary,
+who could as well write the folder; hashlib would add 6 ms to every call for its import alone. A
+file that cannot be read back whole is made again.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+import zlib
+
+from . import cache
+
+_PREFIX, _SUFFIX = "rules-", ".marshal"
+# The modules whose code makes an entry: how a statement is told to be a rule (engine.py), how a
+# rule is summarized (relevance.py), and how a file is laid out (this one).
+_MAKERS = ("engine.py", "relevance.py", "rulecache.py")
+
+
+def _path(code: str, parts) -> str:
+    import clingo
+    made_from = [f"{clingo.__version__}\0{sys.version_info[:2]}\0".encode()]
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in _MAKERS:
+        with open(os.path.join(here, name), "rb") as fh:
+            made_from.append(fh.read())
+    for part in parts:
+        made_from.append(os.path.basename(part.path).encode() + b"\0" + part.text.encode() + b"\0")
+    data = b"".join(made_from)
+    digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
+    return os.path.join(cache.folder(), f"{_PREFIX}{code}-{digest}{_SUFFIX}")
+
+
+def load(code: str, parts) -> list[bytes] | None:
+    """Each part's entry, in order, still in marshal's bytes (entry() reads one); None when no file
+    was kept for exactly these rules, or it cannot be read back whole."""
+    try:
+        with open(_path(code, parts), "rb") as fh:
+            kept = marshal.loads(fh.read())     # (the user's own cache folder, written below)
+    except (OSError, EOFError, ValueError, TypeError):     # absent, cut short, not ours: made again
+        return None
+    if not (isinstance(kept, list) and len(kept) == len(parts) and all(isinstance(e, bytes) for e in kept)):
+        return None
+    return kept
+
+
+def entry(kept: bytes) -> tuple | None:
+    """A part's entry of a loaded file: (rule positions, rule texts, rule summaries), or None when
+    it cannot be read (the part's rules are then read from its file). Each part's entry is read
+    only when the part is loaded for an incident: most incidents load half the files."""
+    try:
+        out = marshal.loads(kept)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return out if isinstance(out, tuple) and len(out) == 3 else None
+
+
+def writable() -> bool:
+    """Whether a file can be kept (the folder exists or can be made, and can be written)."""
+    where = cache.folder()
+    try:
+        os.makedirs(where, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(where, os.W_OK)
+
+
+def save(code: str, parts, entries: list[tuple]) -> None:
+    """Keep the entries for these rules, and forget those kept for the code's earlier rules.
+    Whatever stops it (a full disk, a folder taken away) only means the next call reads the rules
+    itself."""
+    import tempfile
+    path = _path(code, parts)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{_PREFIX}{code}-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            marshal.dump([marshal.dumps(e) for e in entries], fh)
+        os.replace(tmp, path)           # whole or not at all, whoever else writes it at once
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return
+    cache.forget_older(path, f"{_PREFIX}{code}-", _SUFFIX)
