@@ -15,7 +15,9 @@ of every rule file of the code. So a changed rule file, another clingo or a chan
 the rules is another name, and a file never answers for rules it was not made from. The digest
 (CRC-32 and Adler-32 of those bytes, and their length) guards against an edit, not an adversary,
 who could as well write the folder; hashlib would add 6 ms to every call for its import alone. A
-file that cannot be read back whole is made again.
+file that cannot be read back whole is made again. (Two installs of different versions, say a
+checkout and a release, replace each other's file for a code: each makes it again, once, when it is
+next used after the other.)
 """
 from __future__ import annotations
 
