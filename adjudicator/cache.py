@@ -14,9 +14,11 @@ ENV = "ADJUDICATOR_CACHE"
 
 
 def folder() -> str:
-    """$ADJUDICATOR_CACHE, else $XDG_CACHE_HOME/adjudicator, else ~/.cache/adjudicator."""
+    """$ADJUDICATOR_CACHE, else $XDG_CACHE_HOME/adjudicator, else ~/.cache/adjudicator. (A `~`
+    the shell did not expand, as from a settings file, is the home folder still: never a folder
+    named `~` made wherever the command runs.)"""
     if os.environ.get(ENV):
-        return os.environ[ENV]
+        return os.path.expanduser(os.environ[ENV])
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "adjudicator")
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 from clingo import ast
 
-from adjudicator import engine, incident, registry, rulecache, ruling
+from adjudicator import cache, engine, incident, registry, rulecache, ruling
 from adjudicator.errors import AdjudicatorError
 
 from .conftest import CASES, ROOT
@@ -169,3 +169,12 @@ def test_commands_share_the_file(tmp_path):
     assert first.returncode == second.returncode == 0, first.stderr + second.stderr
     assert first.stdout == second.stdout and first.stderr == second.stderr == ""
     assert len(files) == 1 and os.listdir(tmp_path) == files
+
+
+def test_a_tilde_in_the_setting_is_the_home_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("ADJUDICATOR_CACHE", "~/kept")
+    monkeypatch.chdir(tmp_path)
+    assert cache.folder() == str(tmp_path / "home" / "kept")
+    assert rulecache.writable()
+    assert (tmp_path / "home" / "kept").is_dir() and not (tmp_path / "~").exists()
