@@ -11,7 +11,7 @@ With --oracle it measures instead how far the rule selection is from the best an
 do: for each case, the rules whose positive body literals match the real answer set (found by
 grounding each body against it) are the only ones that can matter; grounding just those is a
 lower bound no analysis made before grounding can beat. Printed: the grounding with the engine's
-selection and with that oracle's, and per file the rules kept that never fire.
+selection and with that oracle's, and per file and per rule the rules kept that never fire.
 
     python benchmarks/where.py [--cases N] [--runs N] [--rules | --oracle] [CASES_DIR]
 
@@ -125,6 +125,7 @@ def oracle(sample, runs, top):
     root = registry.rules_dir()
     engine_ms, oracle_ms, engine_n, oracle_n = [], [], [], []
     never, kept = defaultdict(int), defaultdict(int)
+    rule_never, rule_kept, rule_text = defaultdict(int), defaultdict(int), {}
     for path in sample:
         try:
             inc = incident.load(path)
@@ -137,10 +138,14 @@ def oracle(sample, runs, top):
         oracle_ms.append(ground_ms([s for i, s in enumerate(stms) if i in fires], symbols, runs)[0])
         engine_n.append(len(stms))
         oracle_n.append(len(fires))
-        for i, (f, _) in enumerate(pairs):
+        for i, (f, stm) in enumerate(pairs):
             kept[os.path.relpath(f, root)] += 1
+            where = f"{os.path.relpath(f, root)}:{stm.location.begin.line}"
+            rule_kept[where] += 1
+            rule_text[where] = " ".join(str(stm).split())
             if i not in fires:
                 never[os.path.relpath(f, root)] += 1
+                rule_never[where] += 1
     n = len(engine_ms)
     print(f"{n} cases, medians: statements grounded {statistics.median(engine_n):.0f} by the engine, "
           f"{statistics.median(oracle_n):.0f} that can fire; grounding {statistics.median(engine_ms):.1f} ms "
@@ -149,6 +154,9 @@ def oracle(sample, runs, top):
     print("\nfile                                          kept per case  never fire per case")
     for f, c in sorted(never.items(), key=lambda kv: -kv[1])[:top]:
         print(f"  {f:<44} {kept[f] / n:13.1f}  {c / n:19.1f}")
+    print("\nrule                                   kept in  never fired in")
+    for w, c in sorted(rule_never.items(), key=lambda kv: (-kv[1], kv[0]))[:top]:
+        print(f"  {w:<38} {rule_kept[w]:7d}  {c:14d}  {rule_text[w][:90]}")
 
 
 def main():
