@@ -130,8 +130,10 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
         echo: bool = False) -> tuple[str, dict]:
     """Interview, save, and return (the saved file, the ruling printed). `echo` repeats each
     answer read (from a file or a pipe, which the terminal does not show)."""
+    from .opening import Prompt         # the same prompt as the opening's (it echoes an answer escaped)
     iv = Interview(path)
-    say = lambda s="": print(s, file=out, flush=True)  # noqa: E731
+    prompt = Prompt(read_line, out, echo)
+    say = prompt.say
     say(f"{iv.inc.game} -- {iv.path}")
     say("I ask only what the ruling turns on. Answer with the number; 0 or ? for \"I don't know\".")
     while True:
@@ -148,15 +150,9 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
             say(f"  {i}. {a.label[:1].upper()}{a.label[1:]}")
         say("  0. I don't know")
         while True:
-            out.write("> ")
-            out.flush()
-            line = read_line()
-            if echo and line:                    # an answer from a file, shown escaped
-                from .errors import safe
-                out.write(safe(line.rstrip("\n"), 200) + "\n")
-            if line == "":                       # end of input: nothing more is known
+            line = prompt.line()
+            if prompt.ended:                     # end of input: nothing more is known
                 got = None
-                say("")
                 break
             got = _parse_answer(line, u.alternatives)
             if got != "again":
@@ -164,7 +160,7 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
             say(f"  Please answer 1-{len(u.alternatives)}, or 0 for \"I don't know\".")
         iv.asked.append((ui, laws))
         iv.answer(ui, got)
-        if line == "":
+        if prompt.ended:
             break
     data = iv.completed()
     target = save or _default_save(iv.path)

@@ -773,8 +773,8 @@ def entry():
     except click.exceptions.Exit as e:
         rc = e.exit_code
     except click.exceptions.ClickException as e:
-        from .errors import safe        # click quotes what was typed (a command name) whole
-        e.message = "\n".join(safe(line, 400) for line in str(e.message).split("\n"))
+        from .errors import said        # click quotes what was typed (a command name) whole
+        e.message = said(str(e.message), 400)
         e.show()
         rc = e.exit_code
     except click.exceptions.Abort:

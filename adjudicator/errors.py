@@ -18,7 +18,7 @@ class AdjudicatorError(Exception):
     exit_code = 1
 
 
-def _said(text: str | None, limit: int) -> str | None:
+def said(text: str | None, limit: int) -> str | None:
     """A message or a hint as printed: each of its lines made safe (safe()). Most messages quote
     what was written through incident.shown, cut at 40 characters; this also covers what a command
     line gives (`law whist $'24\\e[2J'`, a topic of 100 KB), which reaches a message whole."""
@@ -34,7 +34,7 @@ class InputError(AdjudicatorError):
 
     def __init__(self, message: str, file: str = "<input>", line: int | None = None,
                  column: int | None = None, hint: str | None = None):
-        message, hint = _said(message, 400), _said(hint, 600)
+        message, hint = said(message, 400), said(hint, 600)
         self.message = message
         self.file = file
         self.line = line
