@@ -470,7 +470,7 @@ async def not_found(request: Request, exc):
         return _json({"error": {"message": message, "exit_code": 2,
                                 "hint": "POST /api/adjudicate, POST /api/compare, GET /api/law/CODE/NUMBER, "
                                         "GET /api/search?q=WORDS, GET /api/topic[/NAME], GET /api/codes"}},
-                     getattr(exc, "status_code", 404))
+                     status)
     return page("refused.html", getattr(exc, "status_code", 404), title="Not found",
                 error={"message": "There is no such page here.", "hint": "use the links above"},
                 lines=[], bad_line=None, incident="", action=None)
