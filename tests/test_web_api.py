@@ -156,10 +156,23 @@ def test_topic_and_codes_are_the_commands_json(client):
         assert client.get(url).json() == expected, url
 
 
-@pytest.mark.parametrize("limit", ["abc", "-3", "1e3", "\u0661"])
+@pytest.mark.parametrize("limit", ["abc", "-3", "1e3", "\u0661", "0", "501"])
 def test_a_search_limit_that_is_not_a_number_is_refused_with_what_was_given(client, limit):
     r = client.get("/api/search", params={"q": "revoke", "limit": limit})
     assert r.status_code == 400
     err = r.json()["error"]
-    assert err["message"].startswith("limit is '") and "from 1 to 500" in err["hint"]
-    assert "--limit is 0" not in r.text
+    assert err["message"].startswith(f"limit is '{limit}'") and "from 1 to 500" in err["hint"]
+    assert "--limit" not in r.text and err["file"] == "/api/search"     # the API's words, not the command's
+
+
+@pytest.mark.parametrize("limit", ["1", "500"])
+def test_a_search_limit_at_either_end_is_taken(client, limit):
+    r = client.get("/api/search", params={"q": "revoke", "limit": limit})
+    assert r.status_code == 200
+
+
+def test_a_long_search_limit_is_quoted_short_and_escaped(client):
+    r = client.get("/api/search", params={"q": "revoke", "limit": "\x1b[2J" + "9" * 300})
+    assert r.status_code == 400
+    message = r.json()["error"]["message"]
+    assert "\x1b" not in message and "\\x1b[2J" in message and len(message) < 120

@@ -446,10 +446,12 @@ async def api_law(request: Request):
 async def api_search(request: Request):
     p = request.query_params
     limit_text = p.get("limit", "10")
-    if not (limit_text.isascii() and limit_text.isdigit() and len(limit_text) < 6):
+    if not (limit_text.isascii() and limit_text.isdigit() and len(limit_text) < 6
+            and 1 <= int(limit_text) <= 500):        # (the command's --limit, said in the API's words)
         from ..errors import InputError
-        bad = InputError(f"limit is '{limit_text}', not a number of results", file="/api/search",
-                         hint="give limit as a whole number from 1 to 500")
+        from ..incident import shown
+        bad = InputError(f"limit is '{shown(limit_text)}', not a number of results from 1 to 500",
+                         file="/api/search", hint="give limit as a whole number from 1 to 500")
         return _json(service._refuse(bad).payload, 400)
     return await _api(service.search, p.get("q", ""), p.get("code") or None, int(limit_text))
 
