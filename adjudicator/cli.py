@@ -293,22 +293,15 @@ def compare(ctx, file, codes, as_json):
     """Rule on the incident in FILE under several codes, side by side, marking where they differ."""
     def go():
         import json
-        from . import compare as cmp, incident, registry
+        from . import compare as cmp, incident
         stdin_text = incident.read_stdin() if file == "-" else None   # bounded, as adjudicate reads it
-        if codes:   # a code, or a game's name for its default code
-            wanted = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes") for c in codes.split(",") if c.strip()))
-        else:
-            game = incident.load(file, stdin_text).game
-            wanted = [c for c in registry.codes_of(game) if registry.encoded(c)]
-        for c in wanted:
-            registry.code_info(c)
-        result = cmp.compare(file, wanted, stdin_text)
+        result = cmp.compare(file, cmp.wanted(codes, file, stdin_text), stdin_text)
         if as_json:
             result.pop("players", None)
             click.echo(json.dumps(result, indent=2, ensure_ascii=False))
         else:
             click.echo(cmp.render(result))
-        return 0
+        return 2 if result["errors"] else 0      # a code that gave no ruling: its refusal is bad input
     _run(ctx.obj["debug"], go, as_json)
 
 

@@ -30,8 +30,31 @@ def _same_book(code: str, other: str) -> bool:
     return registry.code_info(code).get("laws") == registry.code_info(other).get("laws")
 
 
+def wanted(codes: str | None, path: str, stdin_text: str | None = None) -> list[str]:
+    """The codes `--codes` names (a code, or a game's name for its default code), each once; with
+    none given, every encoded code of the incident's game."""
+    if codes is None:
+        game = incident.load(path, stdin_text).game
+        return [c for c in registry.codes_of(game) if registry.encoded(c)]
+    out = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes")
+                             for c in codes.split(",") if c.strip()))
+    if not out:
+        raise InputError(f"--codes is '{incident.shown(codes)}', which names no code", "adjudicator compare",
+                         hint="give the codes separated by commas, e.g. --codes american-1893,english-1864, "
+                              "or leave --codes out for every code of the incident's game")
+    for c in out:
+        registry.code_info(c)
+    return out
+
+
 def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
     first = incident.load(path, stdin_text)
+    if getattr(first, "unknown", None) is not None:
+        raise InputError("compare rules on an account whose facts are all known, and this one leaves some "
+                         "unknown (`unknown`)", first.file, first.key_lines.get("unknown"),
+                         hint="`adjudicator adjudicate FILE` gives the ruling for each possibility, and "
+                              "`adjudicator ask FILE` asks what the ruling turns on; to compare the codes, "
+                              "establish the facts and remove `unknown`")
     for code in codes:
         info = registry.code_info(code)
         if info["game"] != first.game and not _same_book(code, first.code):
@@ -41,21 +64,27 @@ def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
                              + " (or of a game ruled by the same book of laws)")
     results: dict[str, dict] = {}
     errors: dict[str, dict] = {}
+    refused: dict[str, AdjudicatorError] = {}
     left_out: dict[str, list] = {}
     for code in codes:
         game = registry.code_info(code)["game"]
         # the same account, read as one of the code's own game (the bid left out where it has none)
-        inc = incident.load(path, stdin_text, as_game=game if game != first.game else None)
-        if getattr(inc, "left_out", None):
-            left_out[code] = inc.left_out
-        inc.code = code
+        # (read under the code: what the account may say, a score below the game, is the code's)
         try:
+            inc = incident.load(path, stdin_text, as_game=game if game != first.game else None, as_code=code)
+            if getattr(inc, "left_out", None):
+                left_out[code] = inc.left_out
+            inc.code = code
             results[code] = ruling.build(inc, engine.solve(inc))
         except AdjudicatorError as e:
             if e.exit_code != 2:
                 raise
-            errors[code] = {"message": getattr(e, "message", str(e)),
-                            "problems": getattr(e, "problems", None)}
+            refused[code] = e
+            problems = getattr(e, "problems", None)
+            errors[code] = {"message": ("this incident cannot have happened as described" if problems
+                                        else str(e)), "problems": problems}
+    if not results:         # no code rules on it: the account is refused as `adjudicate` refuses it
+        raise refused[codes[0]]
     remedies: list[str] = []
     for code in codes:
         for r in results.get(code, {}).get("rulings", []):
@@ -98,13 +127,18 @@ def render(result: dict) -> str:
                        f"which its game does not have", "", "  ")
         lines.append("")
     for code, err in result["errors"].items():
-        lines += _wrap(f"{code}: no ruling -- {err['message']}", "", "  ")
+        first, *rest = err["message"].split("\n")
+        lines += _wrap(f"{code}: no ruling -- {first}", "", "  ")
+        for line in rest:           # (its hint)
+            lines += _wrap(line.strip(), "  ", "    ")
         for p in err.get("problems") or []:
             lines += _wrap(p, "  - ", "    ")
         lines.append("")
     for row in result["comparison"]:
         mark = "DIFFERS" if row["differs"] else "same"
         what = f" ({', '.join(d.replace('_', ' ') for d in row['differs'])})" if row["differs"] else ""
+        if result["errors"]:        # (one code's remedies, or several's, but not every code's)
+            mark, what = "given by " + ", ".join(c for c in codes if row["codes"].get(c)), ""
         lines.append(f"{row['remedy']}: {mark}{what}")
         for code in codes:
             items = row["codes"].get(code)
@@ -123,6 +157,11 @@ def render(result: dict) -> str:
                 label = pad
         lines.append("")
     n = result["differences"]
-    lines.append(f"{n} of {len(result['comparison'])} remedies differ between the codes."
-                 if n else "The codes give the same remedies to the same persons (laws cited may differ).")
+    if result["errors"]:
+        ruled = [c for c in codes if c not in result["errors"]]
+        lines += _wrap(f"{', '.join(result['errors'])} gave no ruling (above): the remedies are "
+                       f"{', '.join(ruled)}'s alone, compared with nothing.", "", "")
+    else:
+        lines.append(f"{n} of {len(result['comparison'])} remedies differ between the codes."
+                     if n else "The codes give the same remedies to the same persons (laws cited may differ).")
     return "\n".join(lines).rstrip() + "\n"

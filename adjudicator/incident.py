@@ -727,10 +727,12 @@ def _check_keys(ck: Checker, y: Y, allowed: dict, what: str):
             raise ck.err(ky, f"unknown key '{shown(key)}' in {what}", hint)
 
 
-def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = None) -> Incident:
+def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = None,
+          as_code: str | None = None) -> Incident:
     """`as_game`: read the incident as one of another game ruled by the same book of laws (`compare`:
     a Boston account under the American whist code); what only its own game has (the bid) is left
-    out, and said so in `inc.left_out`."""
+    out, and said so in `inc.left_out`. `as_code`: read it as an account under that code, whatever
+    its `code` says (`compare`: a score is checked against each code's game)."""
     root = load_text(text, file)
     ck = Checker(file)
     if not isinstance(root.value, dict):
@@ -766,6 +768,7 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
                          f"did you mean '{close}'?" if close else f"codes of {game}: {', '.join(codes)}")
     else:
         code = registry.default_code(game)
+    code = as_code or code
     ck = Checker(file, table=registry.table(game))      # the game's seats and sides from here on
     ck.game = game
 
@@ -1115,6 +1118,7 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
     return out
 
 
-def load(path: str, stdin_text: str | None = None, allow_case: bool = True, as_game: str | None = None) -> Incident:
+def load(path: str, stdin_text: str | None = None, allow_case: bool = True, as_game: str | None = None,
+         as_code: str | None = None) -> Incident:
     text, name = read_source(path, stdin_text)
-    return parse(text, name, allow_case, as_game)
+    return parse(text, name, allow_case, as_game, as_code)

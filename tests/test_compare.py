@@ -158,3 +158,88 @@ def test_a_code_of_another_book_is_refused(tmp_path):
     result = run_codes(tmp_path, BOSTON_LEAD, "english-1864,boston-1893")
     assert result.exit_code == 2
     assert "is a code of whist, not of boston" in result.output
+
+
+# --- accounts a code cannot rule on ---------------------------------------------------------------
+
+def invoke(tmp_path, text, *extra):
+    path = tmp_path / "incident.yaml"
+    path.write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, ["compare", str(path), "--codes", CODES, *extra])
+
+
+def adjudicated(tmp_path, text):
+    path = tmp_path / "incident.yaml"
+    path.write_text(text, encoding="utf-8")
+    return CliRunner().invoke(main, ["adjudicate", str(path)])
+
+
+TWO_HANDS = """
+game: whist
+dealer: S
+trump: hearts
+hands:
+  N: [10S, 2H]
+  S: [ts]
+events:
+  - lead: {by: E, card: 3S}
+"""
+
+
+def test_an_account_no_code_can_rule_on_is_refused_as_adjudicate_refuses_it(tmp_path):
+    # (the 10 of spades dealt to North and to South, spelled two ways: a contradiction under both)
+    result = invoke(tmp_path, TWO_HANDS)
+    assert result.exit_code == 2
+    assert "same remedies" not in result.output
+    assert result.stderr == adjudicated(tmp_path, TWO_HANDS).stderr
+    assert "line 6" in result.stderr and "line 7" in result.stderr     # (the text begins with a blank line)
+
+
+def test_an_account_with_facts_unknown_is_refused_at_its_unknown_line(tmp_path):
+    text = LEAD + "unknown:\n  - {event: 1, field: card}\n"
+    result = invoke(tmp_path, text, "--json")
+    assert result.exit_code == 2
+    err = json.loads(result.stdout)["error"]
+    assert err["line"] == text.splitlines().index("unknown:") + 2     # (its value: the first entry)
+    assert "adjudicate" in err["hint"] and "ask" in err["hint"]
+
+
+SCORE = """
+game: whist
+dealer: S
+trump: hearts
+score: {{N-S: {score}, E-W: 0}}
+start: {{trick: 3, leader: N}}
+events:
+  - lead: {{by: W, card: KS}}
+"""
+
+
+def test_a_score_is_checked_against_each_codes_game_and_a_code_that_refuses_is_said(tmp_path):
+    # A side at 6 has won the English game of five points (English law 2), not the American game
+    # of seven (American law 1): the English code gives no ruling, and the comparison says so and
+    # compares nothing; exit 2, as for any account a code refuses.
+    result = invoke(tmp_path, SCORE.format(score=6))
+    assert result.exit_code == 2
+    assert "english-1864: no ruling" in result.stdout and "a game is 5 points" in result.stdout
+    assert "same remedies" not in result.stdout and "remedies differ" not in result.stdout
+    assert "english-1864 gave no ruling" in result.stdout
+    out = json.loads(invoke(tmp_path, SCORE.format(score=6), "--json").stdout)
+    assert list(out["errors"]) == ["english-1864"] and list(out["rulings"]) == ["american-1893"]
+
+
+def test_a_score_under_both_games_is_compared(tmp_path):
+    # the boundary: at 4 neither side has won either game
+    out = run(tmp_path, SCORE.format(score=4))
+    assert out["errors"] == {} and set(out["rulings"]) == {"american-1893", "english-1864"}
+
+
+def test_codes_that_name_no_code_are_a_usage_error(tmp_path):
+    result = invoke(tmp_path, LEAD, "--json")        # (a good account)
+    assert result.exit_code == 0
+    path = tmp_path / "incident.yaml"
+    for given in (",", " , ,"):
+        bad = CliRunner().invoke(main, ["compare", str(path), "--codes", given, "--json"])
+        assert bad.exit_code == 2, bad.output
+        err = json.loads(bad.stdout)["error"]
+        assert "names no code" in err["message"] and "--codes" in err["hint"]

@@ -106,18 +106,10 @@ def terminal_text(result: dict, data: bytes) -> str:
 
 def compare(data: bytes, codes: str | None) -> dict:
     """`adjudicator compare - [--codes CODES] --json`."""
-    from .. import compare as cmp, incident, registry
+    from .. import compare as cmp
 
     def go():
-        if codes:
-            wanted = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes")
-                                        for c in codes.split(",") if c.strip()))
-        else:
-            game = incident.load(STDIN, data).game
-            wanted = [c for c in registry.codes_of(game) if registry.encoded(c)]
-        for c in wanted:
-            registry.code_info(c)
-        result = cmp.compare(STDIN, wanted, data)
+        result = cmp.compare(STDIN, cmp.wanted(codes, STDIN, data), data)
         players = result.pop("players", None)
         return result, players or {}
     return _guarded(go)
