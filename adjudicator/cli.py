@@ -39,7 +39,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
         # a path given on the command line that cannot be opened or written (`--out` in a
         # folder that does not exist): the user's to mend, said with the path (exit 2)
         from .errors import UsageError
-        err = UsageError(f"'{err.filename}': {(err.strerror or 'cannot be used').lower()}",
+        err = UsageError(f"'{safe(err.filename, 80)}': {(err.strerror or 'cannot be used').lower()}",
                          hint="check the path: its folder must exist and be writable, a file to read must exist")
     if isinstance(err, AdjudicatorError):
         click.echo(str(err), err=True)
@@ -433,11 +433,11 @@ def search(ctx, words, code_given, limit, as_json):
         code = registry.resolve_code(code_given, "adjudicator search --code") if code_given else None
         if code:
             if code not in laws.codes():
-                raise InputError(f"code '{code}' has no law texts", file="adjudicator search",
+                raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
                                  hint="`adjudicator codes` lists the codes")
         result = searching.search(" ".join(words), code=code, limit=limit)
         if not result["groups"]:
-            raise InputError(f"nothing to search for in '{' '.join(words)}': only common words",
+            raise InputError(f"nothing to search for in '{safe(' '.join(words), 40)}': only common words",
                              file="adjudicator search", hint="name the thing: `adjudicator search lead out of turn`")
         if as_json:
             click.echo(json.dumps(result, indent=2, ensure_ascii=False))
@@ -741,7 +741,7 @@ def serve(ctx, host, port):
             hint = ("give --host an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
                     "(every address)") if isinstance(e, socket.gaierror) or e.errno == 99 else \
                 "choose another --port, or stop what is using this one"
-            raise InputError(f"cannot listen on {host}:{port}: {(e.strerror or str(e)).lower()}", "adjudicator serve",
+            raise InputError(f"cannot listen on {safe(host, 40)}:{port}: {(e.strerror or str(e)).lower()}", "adjudicator serve",
                              hint=hint)
         return 0
     _run(ctx.obj["debug"], go)

@@ -8,7 +8,7 @@ import re
 import yaml
 
 from . import registry, rulefiles
-from .errors import InputError
+from .errors import InputError, safe
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -31,7 +31,7 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
         law = laws[head]
         if any(c["id"] == clause for c in law.get("clauses", [])):
             return law, clause
-        raise InputError(f"law {head} of {code} has no clause {clause}", file="adjudicator law",
+        raise InputError(f"law {head} of {code} has no clause '{safe(clause, 40)}'", file="adjudicator law",
                          hint="its clauses: " + (", ".join(c["id"] for c in law.get("clauses", [])) or "none"))
     ids = list(laws)
     import difflib
@@ -42,7 +42,7 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
             else "its laws are " + ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else ""))
     if numbered and named:
         span += f", with named ones such as {named[0]}"
-    raise InputError(f"{code} has no law '{ident}'", file="adjudicator law",
+    raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
                      hint=f"did you mean '{close[0]}'?" if close else span)
 
 
@@ -407,7 +407,7 @@ def resolve_topic(words: str) -> str:
     near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     near += [n for n in names if n not in near and name.replace("-", " ") in
              f"{topics()['topics'][n]['title']} {topics()['topics'][n].get('words', '')}".lower()][:5 - len(near)]
-    raise InputError(f"no topic '{words}'", file="adjudicator topic",
+    raise InputError(f"no topic '{safe(words, 40)}'", file="adjudicator topic",
                      hint=(f"did you mean {', '.join(near)}? " if near else "") + "`adjudicator topic` lists them")
 
 

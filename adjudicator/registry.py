@@ -7,7 +7,7 @@ import os
 
 import yaml
 
-from .errors import UnknownCode
+from .errors import UnknownCode, safe
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -104,7 +104,7 @@ def code_info(code: str) -> dict:
     for game, g in _codes().items():
         if code in g["codes"]:
             return {"game": game, "code": code, **g["codes"][code]}
-    raise UnknownCode(f"unknown code '{code}'", hint="`adjudicator codes` lists them")
+    raise UnknownCode(f"unknown code '{safe(code, 40)}'", hint="`adjudicator codes` lists them")
 
 
 def encoded(code: str) -> bool:

@@ -642,9 +642,25 @@ def test_a_value_from_the_command_line_is_never_printed_raw(args):
     assert "\\x1b" in out + err or "\\u202e" in out + err
 
 
-@pytest.mark.parametrize("args", [["law", "whist", "9" * 100_000], ["topic", "x" * 100_000],
-                                  ["quiz", "--topic", "x" * 100_000], ["x" * 100_000]])
+@pytest.mark.parametrize("args", [["law", "whist", "24\x1b[2J\nforged: line"], ["law", "whist", "24.\nforged: line"],
+                                  ["topic", "rev\nforged: line"], ["search", "--code", "x\nforged: line", "revoke"],
+                                  ["serve", "--host", "no\nforged: line", "--port", "18099"]])
+def test_a_newline_in_a_value_from_the_command_line_cannot_forge_a_line(args):
+    rc, out, err, _ = cli(*args)
+    assert rc == 2, err
+    assert not any(line.startswith("forged") for line in (out + err).splitlines()), err
+    assert "\\nforged: line" in err
+
+
+@pytest.mark.parametrize("args", [["law", "whist", "9" * 100_000], ["law", "whist", "24." + "9" * 100_000],
+                                  ["topic", "x" * 100_000], ["search", "--code", "x" * 100_000, "revoke"]])
 def test_a_long_value_from_the_command_line_is_quoted_short(args, tmp_path):
+    rc, out, err, _ = cli(*args, env={"ADJUDICATOR_DATA_DIR": str(tmp_path)})
+    assert rc == 2 and len(err) < 400, err
+
+
+@pytest.mark.parametrize("args", [["quiz", "--topic", "x" * 100_000], ["x" * 100_000]])
+def test_a_long_value_the_quiz_or_click_quotes_is_cut(args, tmp_path):
     rc, out, err, _ = cli(*args, env={"ADJUDICATOR_DATA_DIR": str(tmp_path)})
     assert rc == 2 and len(err) < 2_000, len(err)
 

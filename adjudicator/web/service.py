@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from ..errors import AdjudicatorError, InputError, TimeLimit
+from ..errors import AdjudicatorError, InputError, TimeLimit, safe
 
 ENGINE = threading.Lock()
 STDIN = "-"          # the incident comes as standard input's bytes do: there is no file
@@ -155,12 +155,12 @@ def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
             raise InputError(f"--limit is {limit}: it is from 1 to 500", file="adjudicator search")
         code = registry.resolve_code(code_given, "adjudicator search --code") if code_given else None
         if code and code not in laws.codes():
-            raise InputError(f"code '{code}' has no law texts", file="adjudicator search",
+            raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
                              hint="`adjudicator codes` lists the codes")
         # the command takes the words as arguments and joins them with spaces
         result = searching.search(" ".join(words.split()), code=code, limit=limit)
         if not result["groups"]:
-            raise InputError(f"nothing to search for in '{' '.join(words.split())}': only common words",
+            raise InputError(f"nothing to search for in '{safe(' '.join(words.split()), 40)}': only common words",
                              file="adjudicator search", hint="name the thing: `adjudicator search lead out of turn`")
         return result
     return _guarded(go)
