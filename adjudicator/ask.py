@@ -18,7 +18,7 @@ from typing import Callable, TextIO
 
 import yaml
 
-from . import incident, render, ruling, schema, unknowns
+from . import cases, incident, render, ruling, schema, unknowns
 from .errors import InputError
 
 DONT_KNOW = ("?", "0", "d", "dk", "don't know", "dont know", "i don't know", "i dont know", "unknown", "")
@@ -44,6 +44,25 @@ def candidates(inc: incident.Incident) -> list[dict]:
     return out[: unknowns.MAX_UNKNOWNS]
 
 
+def _entries(found: list[dict], inc: incident.Incident) -> incident.Y:
+    """The `unknown` entries the interview adds, as the reader gives an incident's own: each at
+    the line of its event in the file the user wrote (the questions cite it)."""
+    def y(value, line):
+        if isinstance(value, dict):
+            out = incident.Y({k: y(v, line) for k, v in value.items()}, line, 1)
+            out.keys = {k: incident.Y(k, line, 1) for k in value}
+            return out
+        return incident.Y(value, line, 1)
+    first = inc.events[0].line if inc.events else 1
+    return incident.Y([y(e, inc.events[e["event"] - 1].line) for e in found], first, 1)
+
+
+def dump(data: dict) -> str:
+    """The incident as saved: YAML that the reader reads back as these values (text that would
+    read as something else, `Off`, `007`, `1:30`, `~`, is quoted)."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
 def _laws(space: unknowns.Space, per) -> list[str]:
     """The laws of the ruling atoms that differ between an unknown's alternatives."""
     braves = [p[1] for p in per if p is not None]
@@ -63,19 +82,16 @@ class Interview:
     def __init__(self, path: str, given: bytes | None = None):
         text, name = incident.read_source(path, given)     # given: path '-', these bytes (the web page)
         self.path = name
-        self.data = yaml.safe_load(text)
+        # Read as `adjudicate` reads it: its messages for a bad file, and its values (YAML 1.2 core:
+        # a player named Off or No stays that text). The plain data the answers are written into
+        # comes from the same reader, never from another YAML loader.
         inc = incident.parse(text, name)
+        self.data = cases.plain(incident.load_text(text, name))
         if not unknowns.has_unknowns(inc):
             found = candidates(inc)
             if found:
-                self.data = {**self.data, "unknown": found}
-                told = inc
-                inc = incident.parse(yaml.safe_dump(self.data, sort_keys=False, allow_unicode=True), name)
-                # the questions cite the lines of the file the user wrote, not of this copy of it
-                for event, as_told in zip(inc.events, told.events):
-                    event.line = as_told.line
-                inc.key_lines = {**inc.key_lines, **told.key_lines}
-                inc.hand_lines = dict(told.hand_lines)
+                self.data["unknown"] = found
+                inc.unknown = _entries(found, inc)
         self.data.pop("name", None)
         self.data.pop("expected", None)
         self.inc = inc
@@ -167,7 +183,7 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
     try:
         with open(target, "w", encoding="utf-8") as fh:
             fh.write("# Built by `adjudicator ask`; `adjudicator adjudicate` rules on it again.\n")
-            yaml.safe_dump(data, fh, sort_keys=False, allow_unicode=True)
+            fh.write(dump(data))
     except OSError as e:
         raise InputError(f"cannot save the incident: {e.strerror}", target,
                          hint="give another file with --save")
@@ -201,7 +217,7 @@ def run_from_game(game: str, words: str, save: str | None, read_line: Callable[[
     target = save or "incident-answered.yaml"
     try:
         with open(target, "w", encoding="utf-8") as fh:
-            yaml.safe_dump(data, fh, sort_keys=False, allow_unicode=True)
+            fh.write(dump(data))
     except OSError as e:
         raise InputError(f"cannot save the incident: {e.strerror}", target, hint="give another file with --save")
     out.write("\n")
