@@ -32,15 +32,21 @@ _NOT_ASKED = {("lead", "again")}
 
 def candidates(inc: incident.Incident) -> list[dict]:
     """Unknown facts to consider when the incident names none: a renounce whose holding is not
-    given, and yes-or-no fields an event leaves unsaid. The rules then say which matter."""
+    given, and yes-or-no fields an event leaves unsaid. The rules then say which matter.
+
+    At most one for each event, as the format allows (`unknown`: each event the subject of one
+    entry; the entries not answered are saved under it): the first the event leaves unsaid, the
+    holding of a renounce before its yes-or-no fields, these in the format's order (a deal's
+    `uncut` before its `out-of-turn`)."""
     out: list[dict] = []
     for ev in inc.events:
         spec = schema.EVENTS[ev.name]
-        if ev.name == "renounce" and "holding" not in ev.fields and "void" not in ev.fields:
-            out.append({"event": ev.index, "field": "holding"})
-        for f in spec.fields:
-            if f.type == "bool" and f.name not in ev.fields and (ev.name, f.name) not in _NOT_ASKED:
-                out.append({"event": ev.index, "field": f.name})
+        unsaid = (["holding"] if ev.name == "renounce" and "holding" not in ev.fields and "void" not in ev.fields
+                  else [])
+        unsaid += [f.name for f in spec.fields
+                   if f.type == "bool" and f.name not in ev.fields and (ev.name, f.name) not in _NOT_ASKED]
+        if unsaid:
+            out.append({"event": ev.index, "field": unsaid[0]})
     return out[: unknowns.MAX_UNKNOWNS]
 
 

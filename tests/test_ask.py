@@ -277,3 +277,20 @@ def test_yaml_the_reader_refuses_is_refused_by_ask_with_adjudicate_s_message(tmp
     r, saved = _ask(tmp_path, path)
     assert want.exit_code == 2 and (r.exit_code, r.stderr) == (2, want.stderr)
     assert r.stdout == "" and not saved.exists()
+
+
+@pytest.mark.parametrize("deal, asked", [
+    ("{by: S}", "uncut"),                      # both yes-or-no fields unsaid: one entry, the first
+    ("{by: S, uncut: false}", "out-of-turn"),  # one said: the other
+])
+def test_the_facts_ask_adds_are_one_for_each_event_as_the_format_allows(tmp_path, deal, asked):
+    """A deal leaves `uncut` and `out-of-turn` unsaid: the interview once added an entry for each,
+    and then refused its own entries ("event 1 is already the subject of unknown entry 1")."""
+    told = tmp_path / "told.yaml"
+    told.write_text("game: whist\ndealer: S\ntrump: hearts\nstart: {trick: 3, leader: N}\nevents:\n"
+                    f"  - deal: {deal}\n  - lead: {{by: N, card: AS}}\n", encoding="utf-8")
+    entries = ask.candidates(incident.load(str(told)))
+    assert [e["event"] for e in entries] == [1, 2] and entries[0]["field"] == asked
+    r, saved = _ask(tmp_path, told)
+    assert r.exit_code == 0, r.output
+    assert _adjudicate_json(str(saved))["unknowns"][0]["id"] == "u1"    # the saved file is one adjudicate reads
