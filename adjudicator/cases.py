@@ -6,13 +6,14 @@
           laws: ["24"]            # required: the citations, in any order
           may_exact: [S]          # required
           may_not_exact: [N, E, W]          # seats; or [{seat: N, laws: ["24"]}, ...]
-          status: available       # optional: available, later, exacted, applies, none
+          status: available       # optional: available, later, exacted, done, applies, none
           against: [E, W]         # optional
           in_favour_of: [N, S]    # optional
           exacted_by: [S]         # optional
           choice: a               # optional: rulings with the same label share one choice;
                                   #   `choice: null` says it is no choice
       findings: [lead-out-of-turn]   # optional: finding ids, or their names, that must be present
+      not_findings: [dealt-wrong]    # optional: finding ids, or their names, that must be absent
       error: inconsistent         # instead of rulings: the incident must be refused
       message: "a fifth card"     #   ... with this text in the message
 
@@ -20,12 +21,11 @@ A failure reports what was expected and not given, and what was given and not ex
 """
 from __future__ import annotations
 
-import glob
 import os
 from dataclasses import dataclass
 
 from . import engine, incident, ruling
-from .errors import AdjudicatorError, InconsistentIncident, InputError
+from .errors import AdjudicatorError, InconsistentIncident, InputError, safe
 from .incident import Y
 
 SEAT_KEYS = ("may_exact", "against", "in_favour_of", "exacted_by")
@@ -152,8 +152,85 @@ def describe(r: dict) -> str:
     return "  ".join(parts)
 
 
+# --- the shape of `expected` (the module's docstring), checked before anything is compared ----------
+STATUSES = ("available", "later", "exacted", "done", "applies", "none")     # (rights.lp's status/2)
+_RULING_KEYS = ("remedy", "laws", "may_exact", "may_not_exact", "status", "against", "in_favour_of",
+                "exacted_by", "choice")
+
+
+def _bad(y: Y, file: str, what: str, want: str) -> InputError:
+    from .incident import shown
+    return InputError(f"{what}: '{shown(y)}' is not {want}", file, y.line, y.col,
+                      hint="see the shape of `expected` in adjudicator/cases.py")
+
+
+def _check_keys(y: Y, file: str, what: str, allowed: tuple[str, ...]) -> None:
+    if not isinstance(y.value, dict):
+        raise _bad(y, file, what, "a mapping")
+    for k in y.value:
+        if k not in allowed:
+            raise _bad(y.keys[k], file, f"{what} key", "one of " + ", ".join(allowed))
+
+
+def _check_words(y: Y, file: str, what: str, one_allowed: bool = False) -> None:
+    """A list of words (seats, law ids, finding ids); with one_allowed, a single word too."""
+    if one_allowed and isinstance(y.value, (str, int)):
+        return
+    if not isinstance(y.value, list):
+        raise _bad(y, file, what, "a list, e.g. [N, S]" if one_allowed else "a list, e.g. [\"24\"]")
+    for v in y.value:
+        if not isinstance(v.value, (str, int)):
+            raise _bad(v, file, f"{what} entry", "a word or a number")
+
+
+def check_expected(inc: incident.Incident) -> None:
+    """`expected` as the module's docstring shows it; else the line and key that is not."""
+    exp, file = inc.expected, inc.file
+    _check_keys(exp, file, "expected", ("rulings", "findings", "not_findings", "error", "message"))
+    if "rulings" in exp.value and exp.value["rulings"].value is not None:
+        rulings = exp.value["rulings"]
+        if not isinstance(rulings.value, list):
+            raise _bad(rulings, file, "expected.rulings", "a list of rulings")
+        for n, r in enumerate(rulings.value, 1):
+            what = f"expected.rulings, ruling {n}"
+            _check_keys(r, file, what, _RULING_KEYS)
+            for req in ("remedy", "laws", "may_exact"):
+                if req not in r.value:
+                    raise InputError(f"{what} needs `{req}`", file, r.line, r.col,
+                                     hint="see the shape of `expected` in adjudicator/cases.py")
+            if not isinstance(r.value["remedy"].value, str):
+                raise _bad(r.value["remedy"], file, f"{what}: remedy", "a remedy id")
+            _check_words(r.value["laws"], file, f"{what}: laws")
+            for k in SEAT_KEYS:
+                if k in r.value:
+                    _check_words(r.value[k], file, f"{what}: {k}", one_allowed=True)
+            if "may_not_exact" in r.value and r.value["may_not_exact"].value is not None:
+                mn = r.value["may_not_exact"]
+                if not isinstance(mn.value, list):
+                    raise _bad(mn, file, f"{what}: may_not_exact", "a list of seats, or of {seat, laws}")
+                for m in mn.value:
+                    if isinstance(m.value, dict):
+                        _check_keys(m, file, f"{what}: may_not_exact entry", ("seat", "laws"))
+                        if "seat" not in m.value or not isinstance(m.value["seat"].value, (str, int)):
+                            raise InputError(f"{what}: a may_not_exact entry needs `seat`", file, m.line, m.col,
+                                             hint="e.g. {seat: N, laws: [\"24\"]}")
+                        if "laws" in m.value:
+                            _check_words(m.value["laws"], file, f"{what}: may_not_exact laws")
+                    elif not isinstance(m.value, (str, int)):
+                        raise _bad(m, file, f"{what}: may_not_exact entry", "a seat, or {seat, laws}")
+            if "status" in r.value and r.value["status"].value not in STATUSES:
+                raise _bad(r.value["status"], file, f"{what}: status", "one of " + ", ".join(STATUSES))
+            if "choice" in r.value and not isinstance(r.value["choice"].value, (str, int, type(None))):
+                raise _bad(r.value["choice"], file, f"{what}: choice", "a label (or null)")
+    for k in ("findings", "not_findings"):
+        if k in exp.value and exp.value[k].value is not None:
+            _check_words(exp.value[k], file, f"expected.{k}")
+
+
 def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError | None) -> str:
     """'' when the result meets the expectation, else a readable difference."""
+    if isinstance(inc.expected, Y):
+        check_expected(inc)
     exp = plain(inc.expected)
     if not isinstance(exp, dict):
         raise InputError("`expected` must be a mapping with `rulings` (or `error`)", inc.file,
@@ -195,6 +272,11 @@ def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError
         f = str(f)
         if not any(x["finding"] == f or x["finding"].split("(")[0] == f for x in result["findings"]):
             diff.append(f"    - finding expected, not given: {f}")
+    for f in exp.get("not_findings") or []:
+        f = str(f)
+        given = [x["finding"] for x in result["findings"] if x["finding"] == f or x["finding"].split("(")[0] == f]
+        if given:
+            diff.append(f"    + finding given, expected absent: {given[0]}")
     return "\n".join(diff)
 
 
@@ -227,10 +309,19 @@ def judge(inc: incident.Incident, result: dict | None, error: InconsistentIncide
 
 
 def find(paths) -> list[str]:
+    """The case files the paths name: a file itself, or every .yaml file under a folder (links to
+    folders not followed, so a link back up the tree cannot make the walk endless)."""
+    from .errors import UsageError
     out = []
     for p in paths:
         if os.path.isdir(p):
-            out += sorted(glob.glob(os.path.join(p, "**", "*.yaml"), recursive=True))
-        else:
+            found = []
+            for folder, subfolders, files in os.walk(p):
+                subfolders.sort()
+                found += [os.path.join(folder, f) for f in files if f.endswith(".yaml")]
+            out += sorted(found)
+        elif os.path.lexists(p):
             out.append(p)
+        else:
+            raise UsageError(f"no file or folder '{safe(p, 80)}'", hint="give case files or folders that exist")
     return out

@@ -116,6 +116,56 @@ def test_check_passes_on_the_bundled_case():
     assert r.exit_code == 0 and "1 passed" in r.stdout
 
 
+# An `expected` that is not of the documented shape (adjudicator/cases.py) is that case's failure,
+# said at its line and key; the run goes on to the next file.
+@pytest.mark.parametrize("old, new, said", [
+    ('laws: ["24"]', "laws: 24", "ruling 1: laws: '24' is not a list"),
+    ("    - remedy: call-suit\n      laws", "    - 7\n    - remedy: call-suit\n      laws", "ruling 1: '7' is not a mapping"),
+    ("may_not_exact: [N, E, W]", 'may_not_exact: [{laws: ["24"]}]', "a may_not_exact entry needs `seat`"),
+    ("findings: [lead-out-of-turn]", "findings: {a: 1}", "expected.findings: '{a: 1}' is not a list"),
+    ("status: applies", "status: aplies", "status: 'aplies' is not one of"),
+    ("  findings: [lead-out-of-turn]", "  findngs: [lead-out-of-turn]", "expected key: 'findngs' is not one of"),
+])
+def test_a_malformed_expectation_fails_its_case_at_its_line_and_the_run_goes_on(tmp_path, old, new, said):
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    r = run("check", str(bad), CASE)
+    assert r.exit_code == 1 and "internal error" not in r.output, r.output
+    line = next(i for i, t in enumerate(bad.read_text().splitlines(), 1) if new.split("\n")[-1].strip() in t
+                or new.split("\n")[0].strip() in t)
+    assert f"bad.yaml:{line}:" in r.stdout and said in r.stdout, r.stdout
+    assert "1 passed, 1 failed, 2 cases" in r.stdout
+
+
+def test_a_finding_expected_absent_fails_the_case_when_it_is_given(tmp_path):
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    for absent, ok in (("lead-out-of-turn", False), ("revoke", True)):      # given / not given
+        p = tmp_path / "case.yaml"
+        p.write_text(text + f"  not_findings: [{absent}]\n")
+        r = run("check", str(p))
+        assert (r.exit_code == 0) == ok, r.output
+        assert ok or "finding given, expected absent: lead-out-of-turn(" in r.stdout
+
+
+def test_check_on_a_path_that_does_not_exist_is_a_usage_error(tmp_path):
+    r = run("check", str(tmp_path / "nosuch"), CASE)
+    assert r.exit_code == 2 and "no file or folder" in r.output and "nosuch" in r.output
+
+
+def test_check_does_not_follow_a_link_back_up_the_tree(tmp_path):
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(open(CASE, encoding="utf-8").read())
+    (folder / "up").symlink_to(tmp_path, target_is_directory=True)
+    (folder / "self").symlink_to(folder, target_is_directory=True)
+    r = run("check", str(folder))
+    assert r.exit_code == 0 and "1 passed, 0 failed, 1 cases" in r.stdout, r.stdout
+
+
 def test_the_installed_command_exits_with_the_right_codes(tmp_path):
     """Through the console script itself (which leaves with os._exit), not click's test runner."""
     import shutil
