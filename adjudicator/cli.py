@@ -89,10 +89,10 @@ def _run(debug: bool, fn, as_json: bool = False):
         code = fn()
     except SystemExit:
         raise
-    except BrokenPipeError:
-        # the reader went away (`adjudicator events | head`): nothing left to say
-        import os
-        os._exit(0)
+    except BrokenPipeError as e:
+        # the reader went away before the output was written (`adjudicator law whist 24 | head -c0`):
+        # the output is not complete, and a script reading the exit code must know it
+        _output_failed(e)
     except OSError as e:
         if not _is_output_error(e):
             code = _fail(e, debug, as_json)
@@ -736,6 +736,8 @@ def serve(ctx, host, port):
         try:
             web.serve(host, port, echo=click.echo)
         except OSError as e:
+            if isinstance(e, BrokenPipeError) or _is_output_error(e):
+                raise           # writing "Serving on ..." failed, not listening: said as any output error
             import socket
             from .errors import InputError
             hint = ("give --host an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
@@ -773,15 +775,13 @@ def entry():
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         rc = 1
-    except BrokenPipeError:
-        os._exit(0)
+    except BrokenPipeError as e:
+        _output_failed(e)
     if not isinstance(rc, int):
         rc = 0 if rc is None else 1
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-    except OSError as e:
+    except OSError as e:            # (a full disk, or a reader gone: BrokenPipeError)
         _output_failed(e)
     try:
         sys.stderr.flush()

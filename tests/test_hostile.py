@@ -599,6 +599,33 @@ def test_a_closed_standard_output_ends_with_a_message_and_a_non_zero_exit(args):
     assert "standard output is closed" in err
 
 
+@pytest.mark.parametrize("args", [["codes"], ["adjudicate", CASE], ["law", "whist", "24"]])
+def test_a_reader_gone_before_the_output_ends_it_with_a_message_and_a_non_zero_exit(args):
+    # (`adjudicator ... | head -c0`: the pipe's reading end closed before anything is written)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        r = subprocess.run([_exe(), *args], stdout=write_end, stderr=subprocess.PIPE, timeout=30)
+    finally:
+        os.close(write_end)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "Traceback" not in err
+    assert "the output could not be written (broken pipe)" in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_serve_with_its_output_on_a_full_disk_says_so_and_does_not_blame_the_port():
+    import socket
+    with socket.socket() as s:          # a port free now
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([_exe(), "serve", "--port", str(port)], stdout=full, stderr=subprocess.PIPE, timeout=30)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "cannot listen" not in err and "--port" not in err, err
+    assert "the output could not be written (no space left on device)" in err
+
+
 def test_compare_reads_standard_input_no_further_than_the_limit():
     rc, out, err, seconds = cli("compare", "-", stdin=open("/dev/zero", "rb"))
     refused(rc, out, err, seconds, message="over")
