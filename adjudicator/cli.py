@@ -22,7 +22,7 @@ import traceback
 
 import click
 
-from .errors import AdjudicatorError, safe
+from .errors import AdjudicatorError, safe, said
 
 
 def _error_json(err: AdjudicatorError) -> dict:
@@ -749,6 +749,20 @@ def serve(ctx, host, port):
     _run(ctx.obj["debug"], go)
 
 
+def _usage_json(e: click.exceptions.ClickException) -> None:
+    """Under --json, a usage error click finds (a bad option value, a missing argument) printed as
+    every other error is: one line of JSON on standard output, beside the message on standard error."""
+    import json
+    out = {"message": said(e.format_message(), 400), "exit_code": e.exit_code}
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        out["file"] = said(ctx.command_path, 80)
+    try:
+        click.echo(json.dumps({"error": out}, ensure_ascii=False, separators=(",", ":")))
+    except OSError:
+        pass
+
+
 def entry():
     """The console script: run the command, flush, and leave without tearing the interpreter down.
 
@@ -768,10 +782,11 @@ def entry():
     except click.exceptions.Exit as e:
         rc = e.exit_code
     except click.exceptions.ClickException as e:
-        from .errors import said        # click quotes what was typed (a command name) whole
         e.message = said(str(e.message), 400)
         e.show()
         rc = e.exit_code
+        if "--json" in sys.argv[1:sys.argv.index("--") if "--" in sys.argv else None]:
+            _usage_json(e)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         rc = 1

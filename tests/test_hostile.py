@@ -699,6 +699,26 @@ def test_a_json_error_of_the_quiz_is_one_line_of_json(args):
     assert rc == 2 and len(lines) == 1 and json.loads(lines[0])["error"]["exit_code"] == 2
 
 
+@pytest.mark.parametrize("args, said", [
+    (["adjudicate", "--json", "--jobs", "-1", CASE], "-1 is not in the range"),
+    (["adjudicate", "--json"], "Missing argument 'FILES...'"),
+    (["search", "revoke", "--limit", "0", "--json"], "0 is not in the range 1<=x<=500"),
+    (["check", "--json", "-", ], "check runs case files named by path"),
+])
+def test_a_usage_error_under_json_is_one_line_of_json_too(args, said):
+    rc, out, err, _ = cli(*args)
+    lines = out.strip().splitlines()
+    assert rc == 2 and len(lines) == 1, (out, err)
+    error = json.loads(lines[0])["error"]
+    assert error["exit_code"] == 2 and said in error["message"] and error["file"].startswith("adjudicator ")
+    assert said in err                  # (and said on standard error, as without --json)
+
+
+def test_a_usage_error_without_json_prints_nothing_on_standard_output():
+    rc, out, err, _ = cli("adjudicate", "--jobs", "-1", CASE)
+    assert rc == 2 and out == "" and "-1 is not in the range" in err
+
+
 def test_check_refuses_standard_input_and_says_what_to_use():
     rc, out, err, _ = cli("check", "-", stdin=open(CASE, "rb"))
     assert rc == 2 and "not standard input" in err and "adjudicator adjudicate -" in err
