@@ -84,12 +84,14 @@ def ruling_of(path: str, code: str | None = None) -> dict | None:
     """The engine's ruling on a case's incident (under `code`, else its own), solved once per run;
     None when the engine refuses the incident."""
     from . import engine, incident, ruling
-    inc = incident.load(path)
-    if code:
-        inc.code = code
-    key = (os.path.abspath(path), inc.code)
+    inc = None if code else incident.load(path)
+    key = (os.path.abspath(path), code or inc.code)
     if key not in _RULINGS:
         try:
+            if code:    # read under the code, as `adjudicator compare` reads it (a score of 6 is
+                        # past the English game of five): an account the code refuses gets no ruling
+                inc = incident.load(path, as_code=code)
+                inc.code = code
             result = ruling.build(inc, engine.solve(inc))
         except AdjudicatorError:
             result = None
