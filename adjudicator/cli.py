@@ -602,6 +602,7 @@ def _wrap_lines(text: str) -> str:
         out.append(textwrap.fill(line, width, subsequent_indent=indent + "  ") if line.strip() else line)
     return "\n".join(out)
 
+
 @main.group(invoke_without_command=True)
 @click.option("-n", "count", default=10, show_default=True, type=click.IntRange(1, 1000),
               help="How many questions.")
@@ -713,12 +714,12 @@ def quiz_stats(ctx, as_json):
             click.echo(json.dumps(st, indent=2))
             return 0
         click.echo(f"{st['right']} of {st['answers']} answers right; {st['questions_seen']} question{'' if st['questions_seen'] == 1 else 's'} seen, "
-                   f"{st['to_review']} to review.  ({store.path})")
+                   f"{st['to_review']} to review.  ({safe(store.path)})")
         for title, rows in (("By code:", st["by_code"]), ("By topic:", st["by_topic"])):
             if rows:
                 click.echo(f"\n{title}")
                 for k, v in rows.items():
-                    click.echo(f"  {k:<36} {v['right']:>4} of {v['answered']:<4} right")
+                    click.echo(f"  {safe(k, 36):<36} {v['right']:>4} of {v['answered']:<4} right")
         return 0
     _run(ctx.obj["debug"], go, as_json)
 

@@ -260,6 +260,59 @@ def test_a_database_of_another_shape_is_also_kept_aside(data_dir):
     assert store.notices and store.stats()["answers"] == 0
 
 
+# --- a progress file with rows no program of ours wrote ------------------------------------------
+
+def _valid_progress(data_dir):
+    """A progress file with one answer recorded, as the quiz records it."""
+    store = progress.Store()
+    store.record(_first(), True, "a")
+    store.close()
+    return sqlite3.connect(data_dir / progress.FILE)
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE answers SET topics='not json'",
+    "UPDATE answers SET topics='{\"a\": 1}'",
+    "UPDATE answers SET code=x'00ff'",
+    "UPDATE answers SET right=7",
+    "UPDATE cards SET card='{bad'",
+    "UPDATE cards SET card='{}'",
+    "UPDATE cards SET topics='[1]'",
+    "INSERT INTO cards VALUES ('whist/american-1893/x.yaml#law','{bad','not-a-date',1,'c','k','[]')",
+])
+def test_a_progress_file_with_a_row_it_cannot_read_is_kept_aside_as_a_damaged_one(data_dir, damage):
+    db = _valid_progress(data_dir)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    for args in (["quiz", "stats"], ["quiz", "--review", "--json"]):
+        out = CliRunner().invoke(main, args)
+        assert out.exit_code == 0, out.output
+        assert "internal error" not in out.output
+    kept = [p for p in os.listdir(data_dir) if ".damaged-" in p]
+    assert len(kept) == 1, kept                # moved aside once, by the first command; never lost
+    damaged = sqlite3.connect(data_dir / kept[0])
+    assert damaged.execute("SELECT count(*) FROM answers").fetchone()[0] == 1
+    assert progress.Store().stats()["answers"] == 0
+
+
+def test_a_progress_file_whose_rows_are_all_readable_is_kept_as_it_is(data_dir):
+    _valid_progress(data_dir).close()
+    out = CliRunner().invoke(main, ["quiz", "stats"])
+    assert out.exit_code == 0 and out.stderr == "" and "1 of 1 answers right" in out.stdout
+    assert not [p for p in os.listdir(data_dir) if ".damaged-" in p]
+
+
+def test_the_damaged_rows_notice_says_where_the_file_is_kept(data_dir):
+    db = _valid_progress(data_dir)
+    db.execute("UPDATE answers SET topics='not json'")
+    db.commit()
+    db.close()
+    out = CliRunner().invoke(main, ["quiz", "stats"])
+    assert "was damaged (answers row 1: its topics are not a JSON list of names)" in out.stderr
+    assert "kept as" in out.stderr and "0 of 0 answers right" in out.stdout
+
+
 # --- sheets and export ---------------------------------------------------------------------------
 
 def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_path):

@@ -347,11 +347,13 @@ async def quiz_page(request: Request):
     seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 10 else random.SystemRandom().randrange(1, 10**6)
     review = p.get("review") == "1"
     try:
+        found: list[str] = []        # what opening the progress file had to say (a damaged one kept aside)
         if review:
-            q = await run_in_threadpool(service.quiz_review)
+            q, found = await run_in_threadpool(service.quiz_review)
             if q is None:
                 stats, where, notices = await run_in_threadpool(service.quiz_stats)
                 return page("quiz.html", title="Quiz", q=None, code=code, topic=topic, stats=stats,
+                            notices=found + notices,
                             message="Nothing to review: no question missed and none due. Draw a new one.")
         else:
             q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
@@ -359,7 +361,7 @@ async def quiz_page(request: Request):
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
     return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
-                stats=stats, code_title=_title(q.code), letters="abcdefgh", review=review)
+                stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh", review=review)
 
 
 async def quiz_answer(request: Request):
