@@ -682,18 +682,24 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             n_q = len(questions)
             click.echo(f"Law quiz: {n_q} question{'' if n_q == 1 else 's'} (seed {used_seed}).\n")
 
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line not UTF-8 is still read
+
         def read():
             click.echo("> ", nl=False)
             try:
-                line = sys.stdin.readline()
+                line = qz.read_answer(stdin)       # bounded: a line past qz.MAX_ANSWER is refused
             except KeyboardInterrupt:   # Ctrl-C stops the quiz like q: the answers so far are kept
-                line = ""
-            if not line:
+                line = None
+            if line is None:
                 click.echo("")
-                return None
             return line
 
-        qz.run(questions, store, read, click.echo)
+        done = qz.run(questions, store, read, click.echo)
+        if done["unreadable"]:
+            from .errors import InputError
+            raise InputError(f"the quiz stops: {done['unreadable']}", file="adjudicator quiz",
+                             hint=f"answer each question on a line of its own (at most {qz.MAX_ANSWER} "
+                                  "bytes), or q to stop; the answers given so far are kept")
         return 0
     _run(ctx.obj["debug"], go, as_json)
 

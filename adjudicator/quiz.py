@@ -23,7 +23,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from . import laws, registry
-from .errors import AdjudicatorError, InputError
+from .errors import AdjudicatorError, InputError, safe
 
 NONE_REMEDIES = ("no-penalty", "no-remedy")
 STATUS_CHOICES = {
@@ -438,8 +438,10 @@ def parse_remedies(text: str) -> set[str] | None:
 
 def grade(q: Question, text: str) -> Grade:
     """Grade a person's answer against the engine's key. `understood` is False when the answer
-    could not be read (the quiz then asks again)."""
+    could not be read (the quiz then asks again), as for one longer than MAX_ANSWER."""
     said = text.strip()
+    if _too_long(said):
+        return Grade(False, False, said[:MAX_ANSWER])
     chosen = _option(q, said)
     if q.kind == "remedy":
         got = parse_remedies(chosen or said)
@@ -623,6 +625,62 @@ def explanation(q: Question) -> str:
 # --- the interactive drill ----------------------------------------------------------------------
 
 QUIT = {"q", "quit", "exit", ":q"}
+MAX_ANSWER = 500          # bytes of one answer's line (its end of line aside): longer is no answer
+MAX_LINE = 1 << 20        # a line still going past this (`cat /dev/zero`) is no answer at all: the quiz stops
+MAX_TRIES = 5             # answers in a row that cannot be read before the quiz stops (`yes zz`)
+QUOTE = 40                # what was written, as a message quotes it
+
+
+class LongAnswer(Exception):
+    """A line of input longer than MAX_ANSWER (`endless`: still going past MAX_LINE, and left unread)."""
+
+    def __init__(self, start: str, endless: bool = False):
+        self.start, self.endless = start, endless
+        super().__init__(start)
+
+
+def _decoded(raw) -> str:
+    """A line as text: bytes that are not UTF-8 kept visible as \\xNN (never a lone surrogate)."""
+    return raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else raw
+
+
+def read_answer(stream) -> str | None:
+    """One answer's line from `stream` (binary, or text), without its end of line; None at the end
+    of input. Bounded: a line longer than MAX_ANSWER raises LongAnswer, the rest of it read and
+    dropped in small pieces up to MAX_LINE, past which it is left unread (LongAnswer.endless)."""
+    raw = stream.readline(MAX_ANSWER + 2)
+    if not raw:
+        return None
+    nl = "\n" if isinstance(raw, str) else b"\n"
+    cr = "\r" if isinstance(raw, str) else b"\r"
+    ended = raw.endswith(nl)
+    body = raw[:-1] if ended else raw
+    body = body[:-1] if body.endswith(cr) else body
+    if len(body) <= MAX_ANSWER:
+        return _decoded(body)
+    start = _decoded(body[:MAX_ANSWER])
+    if ended or len(raw) < MAX_ANSWER + 2:     # the whole line was read: one long answer
+        raise LongAnswer(start)
+    total = len(raw)
+    while total <= MAX_LINE:
+        chunk = stream.readline(1 << 16)
+        if not chunk or chunk.endswith(nl):
+            raise LongAnswer(start)
+        total += len(chunk)
+    raise LongAnswer(start, endless=True)
+
+
+def _too_long(said: str) -> bool:
+    """Longer than MAX_ANSWER bytes in UTF-8 (as the terminal's line is bounded)."""
+    return len(said) > MAX_ANSWER or len(said.encode("utf-8", "surrogatepass")) > MAX_ANSWER
+
+
+def not_read(q: Question, said: str, too_long: bool = False) -> str:
+    """What is said of an answer that cannot be read: it quoted short and escaped, the form expected."""
+    said = said.strip()
+    why = f" (it is longer than {MAX_ANSWER} bytes)" if too_long or _too_long(said) else ""
+    return (f"I could not read '{safe(said, QUOTE)}' as an answer{why}. "
+            f"Answer with {q.hint or 'a letter'}.")
 
 
 def ask_text(q: Question, number: int, total: int) -> str:
@@ -640,20 +698,38 @@ def ask_text(q: Question, number: int, total: int) -> str:
 
 
 def run(questions: list[Question], store, read, echo) -> dict:
-    """Ask each question, read an answer (`read()` returns a line, or None at the end of input),
-    grade it against the engine's ruling, explain, and record it. 'q' stops; answers so far are kept."""
+    """Ask each question, read an answer (`read()` returns a line, or None at the end of input, or
+    raises LongAnswer), grade it against the engine's ruling, explain, and record it. 'q' stops;
+    answers so far are kept. MAX_TRIES answers in a row that cannot be read, or a line without end,
+    stop the quiz too: `unreadable` then says why (the command's exit code 2)."""
     right = asked = 0
+
+    def stop(why: str | None = None) -> dict:
+        echo(_summary(right, asked, store, stopped=True))
+        return {"right": right, "asked": asked, "stopped": True, "unreadable": why}
+
     for i, q in enumerate(questions, start=1):
         echo(ask_text(q, i, len(questions)))
+        tries = 0
         while True:
-            line = read()
+            too_long = False
+            try:
+                line = read()
+            except LongAnswer as e:
+                if e.endless:
+                    return stop(f"a line of input ran past {MAX_LINE} bytes without an end "
+                                f"('{safe(e.start, QUOTE)}'): that is no answer")
+                line, too_long = e.start, True
             if line is None or line.strip().lower() in QUIT:
-                echo(_summary(right, asked, store, stopped=True))
-                return {"right": right, "asked": asked, "stopped": True}
-            g = grade(q, line)
-            if g.understood:
+                return stop()
+            g = grade(q, line) if not too_long else None
+            if g is not None and g.understood:
                 break
-            echo(f"I could not read {line.strip()!r} as an answer. Answer with {q.hint or 'a letter'}.")
+            tries += 1
+            echo(not_read(q, line, too_long))
+            if tries >= MAX_TRIES:
+                return stop(f"{MAX_TRIES} answers in a row to question {i} could not be read "
+                            f"(the last: '{safe(line.strip(), QUOTE)}')")
         asked += 1
         right += g.right
         due = store.record(q, g.right, g.said) if store is not None else None
@@ -665,12 +741,12 @@ def run(questions: list[Question], store, read, echo) -> dict:
             echo(f"(Next review of this question: {due.strftime('%Y-%m-%d %H:%M')} UTC.)")
         echo("-" * 78)
     echo(_summary(right, asked, store, stopped=False))
-    return {"right": right, "asked": asked, "stopped": False}
+    return {"right": right, "asked": asked, "stopped": False, "unreadable": None}
 
 
 def _summary(right: int, asked: int, store, stopped: bool) -> str:
     head = "Stopped. " if stopped else ""
-    where = f" Progress is kept in {store.path}." if store is not None else ""
+    where = f" Progress is kept in {safe(store.path)}." if store is not None else ""
     return f"{head}{right} of {asked} right.{where}"
 
 

@@ -260,6 +260,104 @@ def test_a_database_of_another_shape_is_also_kept_aside(data_dir):
     assert store.notices and store.stats()["answers"] == 0
 
 
+# --- hostile input on the drill: bounded, quoted short, ended ------------------------------------
+
+def _law_question_seed():
+    """Seed 2 draws one `law` question (a letter or a number answers it)."""
+    q = _first(seed=2)
+    assert q.options, q.qid
+    return q
+
+
+def test_an_answer_of_exactly_the_bound_is_read_and_one_byte_over_is_refused(data_dir):
+    q = _law_question_seed()
+    letter = _right(q)
+    exact = " " * (quiz.MAX_ANSWER - len(letter)) + letter          # MAX_ANSWER bytes, then the end of line
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=exact + "\n")
+    assert out.exit_code == 0 and "Right." in out.stdout, out.output
+    over = " " + exact                                               # one byte over
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=over + "\n" + letter + "\n")
+    assert out.exit_code == 0, out.output
+    assert f"(it is longer than {quiz.MAX_ANSWER} bytes)" in out.stdout and "Right." in out.stdout
+
+
+def test_a_line_read_is_bounded_with_its_end_of_line_aside():
+    import io
+    for end, rest in ((b"\n", b"b\n"), (b"\r\n", b"b\n"), (b"", b"")):      # b"": the input ends there
+        stream = io.BytesIO(b"x" * quiz.MAX_ANSWER + end + rest)
+        assert quiz.read_answer(stream) == "x" * quiz.MAX_ANSWER and stream.read() == rest
+        stream = io.BytesIO(b"x" * (quiz.MAX_ANSWER + 1) + end + rest)
+        with pytest.raises(quiz.LongAnswer) as e:
+            quiz.read_answer(stream)
+        assert not e.value.endless
+        assert stream.read() == rest                 # the long line dropped, the next one kept
+    stream = io.BytesIO(b"x" * 100_000 + b"\nb\n")
+    with pytest.raises(quiz.LongAnswer):
+        quiz.read_answer(stream)
+    assert quiz.read_answer(stream) == "b"
+
+
+class _Endless:
+    """Standard input as `cat /dev/zero` gives it: a line that never ends; counts what was read."""
+
+    def __init__(self):
+        self.read = 0
+
+    def readline(self, n):
+        self.read += n
+        return b"\0" * n
+
+
+def test_a_line_without_end_is_not_read_past_a_bound():
+    stream = _Endless()
+    with pytest.raises(quiz.LongAnswer) as e:
+        quiz.read_answer(stream)
+    assert e.value.endless and stream.read <= quiz.MAX_LINE + (1 << 16) + quiz.MAX_ANSWER + 2
+
+
+def test_endless_zeros_on_standard_input_stop_the_quiz_at_once_with_exit_2(data_dir):
+    import resource
+    import subprocess
+    env = dict(os.environ, ADJUDICATOR_DATA_DIR=str(data_dir))
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "adjudicator", "quiz", "-n", "1", "--seed", "1"], stdin=zero,
+                           capture_output=True, cwd=ROOT, env=env, timeout=120)
+    assert r.returncode == 2
+    err = r.stderr.decode()
+    assert "ran past" in err and "without an end" in err and "Traceback" not in err
+    assert len(err.splitlines()[0]) < 400 and "\x00" not in err
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 600_000      # KB: not gigabytes
+
+
+def test_endless_unreadable_answers_stop_the_quiz_after_a_few_tries_with_exit_2(data_dir):
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input="zz\n" * 10_000)
+    assert out.exit_code == 2, out.output
+    assert out.stdout.count("I could not read 'zz'") == quiz.MAX_TRIES
+    assert f"{quiz.MAX_TRIES} answers in a row to question 1 could not be read" in out.stderr
+    assert out.stderr.count("\n") == 2 and "Traceback" not in out.output    # the message and its hint
+
+
+def test_one_try_fewer_than_the_limit_still_lets_the_answer_in(data_dir):
+    q = _law_question_seed()
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"],
+                             input="zz\n" * (quiz.MAX_TRIES - 1) + _right(q) + "\n")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.count("I could not read") == quiz.MAX_TRIES - 1 and "Right." in out.stdout
+
+
+@pytest.mark.parametrize("answer,quoted", [
+    (b"zz\x1b[2J\\\"'", "I could not read 'zz\\x1b[2J\\\"'' as an answer"),
+    (b"w" * 200_000, "I could not read '" + "w" * 40 + "...' as an answer"),    # quiz.QUOTE
+    (b"\xe9\xe9", "I could not read '\\xe9\\xe9' as an answer"),          # Latin-1, not UTF-8
+])
+def test_an_unreadable_answer_is_quoted_short_and_escaped(data_dir, answer, quoted):
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=answer + b"\nq\n")
+    assert out.exit_code == 0, out.output
+    said = next(ln for ln in out.stdout.splitlines() if "could not read" in ln)
+    assert quoted in said, said
+    assert "\x1b" not in out.stdout and "\\udc" not in out.stdout and len(said) < 300
+
+
 # --- a progress file with rows no program of ours wrote ------------------------------------------
 
 def _valid_progress(data_dir):

@@ -366,6 +366,8 @@ async def quiz_page(request: Request):
 
 async def quiz_answer(request: Request):
     from starlette.exceptions import HTTPException
+
+    from .. import quiz
     try:
         form = await request.form(max_files=0, max_fields=10)
     except HTTPException as e:
@@ -382,8 +384,7 @@ async def quiz_answer(request: Request):
     if not graded["understood"]:
         return page("quiz.html", 400, title="Quiz", q=q, seed="", code=code, topic=topic, stats=None,
                     code_title=_title(q.code), letters="abcdefgh",
-                    message=f"I could not read \u201c{said.strip()}\u201d as an answer. "
-                            f"Answer with {q.hint or 'a letter'}.")
+                    message=quiz.not_read(q, said))     # quoted short and escaped, as the terminal's quiz does
     letter = said.strip().lower()
     if q.options and len(letter) == 1 and letter in "abcdefgh"[:len(q.options)]:
         said = f"{letter}) {q.options['abcdefgh'.index(letter)]}"
