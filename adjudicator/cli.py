@@ -667,12 +667,9 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
                                   indent=2, ensure_ascii=False))
             return 0
         if sheet:
-            md, html = f"{out}.md", f"{out}.html"
-            with open(md, "w", encoding="utf-8") as fh:
-                fh.write(qz.sheet_markdown(questions, used_seed))
-            with open(html, "w", encoding="utf-8") as fh:
-                fh.write(qz.sheet_html(questions, used_seed))
-            click.echo(f"Wrote {md} and {html}: {len(questions)} questions, answer key at the end (seed {used_seed}).")
+            md, html = qz.write_sheet(out, questions, used_seed)
+            click.echo(f"Wrote {safe(md, 80)} and {safe(html, 80)}: {len(questions)} question{'' if len(questions) == 1 else 's'}, "
+                       f"answer key at the end (seed {used_seed}).")
             return 0
         if store is None:
             store = progress.Store()

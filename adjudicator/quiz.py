@@ -769,6 +769,73 @@ def review_questions(ids: list[str], n: int) -> list[Question]:
 
 # --- sheets for teachers and clubs --------------------------------------------------------------
 
+def _tail(path: str) -> str:
+    """A path quoted short by its end (which of the sheet's files), made safe."""
+    return safe(path) if len(path) <= QUOTE else "..." + safe(path[-QUOTE:])
+
+
+def _sheet_refusal(path: str, out: str, what: str):
+    return InputError(f"'{_tail(path)}' {what}", file="adjudicator quiz --out",
+                      hint="name a new file, or a regular file to replace, in a folder that exists "
+                           "(--out is the name without .md and .html)")
+
+
+def _check_sheet_path(path: str, out: str) -> None:
+    """A sheet's file must be a regular file or a new one: a FIFO (which would wait for a reader
+    for ever), a device or a folder is refused."""
+    import stat
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(path) or "."):
+            raise _sheet_refusal(path, out, "cannot be written (its folder does not exist)") from None
+        return
+    except OSError as e:
+        raise _sheet_refusal(path, out, f"cannot be used ({(e.strerror or 'error').lower()})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _sheet_refusal(path, out, "is not a regular file (" + (
+            "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+            else "a device or a socket") + ")")
+
+
+def _sheet_file(path: str, out: str):
+    """The sheet's file, opened to write. The open never blocks (O_NONBLOCK: a FIFO put there
+    since the check is not waited on) and what it opened is checked again."""
+    import stat
+
+    def refuse(what: str):
+        return _sheet_refusal(path, out, what)
+
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as e:
+        raise refuse(f"cannot be written ({(e.strerror or 'error').lower()})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise refuse("is not a regular file")
+    os.ftruncate(fd, 0)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
+    """Write OUT.md and OUT.html (both paths checked before either is written); return their names."""
+    md, html = f"{out}.md", f"{out}.html"
+    texts = {md: sheet_markdown(questions, seed), html: sheet_html(questions, seed)}
+    for path in (md, html):
+        _check_sheet_path(path, out)
+    files = []
+    try:
+        for path in (md, html):
+            files.append(_sheet_file(path, out))
+        for fh, path in zip(files, (md, html)):
+            fh.write(texts[path])
+    finally:
+        for fh in files:
+            fh.close()
+    return md, html
+
+
 def sheet_markdown(questions: list[Question], seed) -> str:
     lines = ["# Law quiz", "", f"{len(questions)} questions (seed {seed}). Each is ruled on by the adjudicator; "
              "the answer key, with the laws, is at the end.", ""]

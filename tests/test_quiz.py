@@ -428,6 +428,44 @@ def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_pat
     assert out.stdout.startswith("Wrote ")
 
 
+def _sheet(out_name, timeout=120):
+    """`quiz --sheet 1` in a process of its own: a sheet that waits for ever is ended by the timeout."""
+    import subprocess
+    return subprocess.run([sys.executable, "-m", "adjudicator", "quiz", "--sheet", "1", "--seed", "1", "--out", out_name],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+
+
+def test_a_sheet_where_a_fifo_or_a_folder_is_is_refused_without_waiting(tmp_path):
+    os.mkfifo(tmp_path / "fifo.md")
+    r = _sheet(str(tmp_path / "fifo"))
+    assert r.returncode == 2 and "fifo.md' is not a regular file (a FIFO)" in r.stderr, r.stderr
+    os.mkdir(tmp_path / "dir.html")
+    r = _sheet(str(tmp_path / "dir"))
+    assert r.returncode == 2 and "is not a regular file (a folder)" in r.stderr, r.stderr
+    assert not (tmp_path / "dir.md").exists()        # neither file written when one cannot be
+
+
+def test_a_sheet_replaces_a_regular_file(tmp_path):
+    (tmp_path / "club.md").write_text("old " * 10_000)
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", str(tmp_path / "club")])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "club.md").read_text().startswith("# Law quiz") and "old" not in (tmp_path / "club.md").read_text()
+
+
+def test_a_sheets_name_is_quoted_short_and_on_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", "nodir/x\x1b[2J\nINJECTED LINE"])
+    assert out.exit_code == 2
+    lines = out.stderr.splitlines()
+    assert len(lines) == 2 and "\\x1b[2J\\nINJECTED LINE" in lines[0] and "its folder does not exist" in lines[0]
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", "nodir/" + "y" * 3000])
+    assert out.exit_code == 2 and len(out.stderr.splitlines()[0]) < 200
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", "x\x1b[2J\ny"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.count("\n") == 1 and out.stdout.startswith("Wrote x\\x1b[2J\\ny.md and ")
+    assert (tmp_path / "x\x1b[2J\ny.md").exists()
+
+
 def test_json_exports_the_questions_with_their_answers():
     out = CliRunner().invoke(main, ["quiz", "--json", "-n", "3", "--seed", "9"])
     data = json.loads(out.stdout)
