@@ -482,32 +482,45 @@ def grade(q: Question, text: str) -> Grade:
 # --- drawing a quiz -----------------------------------------------------------------------------
 
 def check_filters(code: str | None, topic: str | None, law: str | None, kind: str | None) -> str | None:
-    """Validate the filters (exit 2 with the fix on a bad one); return the topic's canonical name."""
+    """Validate the filters (exit 2 with the fix on a bad one, quoting the filter short and
+    escaped); return the topic's canonical name."""
     from . import laws
     if code:
         registry.code_info(code)
         if not registry.encoded(code):
-            raise InputError(f"--code {code}: this code has law texts only, no rules yet, so no questions",
+            raise InputError(f"--code {safe(code, QUOTE)}: this code has law texts only, no rules yet, so no questions",
                              file="adjudicator quiz",
                              hint="codes with questions: " + ", ".join(c["code"] for c in registry.all_codes()
                                                                       if registry.encoded(c["code"])))
     if law and not code:
-        raise InputError(f"--law {law}: say which code's law", file="adjudicator quiz",
-                         hint=f"e.g. --code american-1893 --law {law}")
+        raise InputError(f"--law {safe(law, QUOTE)}: say which code's law", file="adjudicator quiz",
+                         hint=f"e.g. --code american-1893 --law {safe(law, QUOTE)}")
     if law:
         try:
             laws.find(code, law)
         except InputError as e:
-            raise InputError(f"--law {law}: {e.message}", file="adjudicator quiz", hint=e.hint) from None
+            raise InputError(f"--law {safe(law, QUOTE)}: {_unquoted(e.message, law, f'{code} has no such law')}",
+                             file="adjudicator quiz",
+                             hint=e.hint) from None
     if kind and kind not in KINDS:
-        raise InputError(f"--kind {kind}: no such kind of question", file="adjudicator quiz",
+        raise InputError(f"--kind {safe(kind, QUOTE)}: no such kind of question", file="adjudicator quiz",
                          hint="kinds: " + ", ".join(KINDS))
     if topic:
         try:
             return laws.resolve_topic(topic)
         except InputError as e:
-            raise InputError(f"--topic {topic}: {e.message}", file="adjudicator quiz", hint=e.hint) from None
+            raise InputError(f"--topic {safe(topic, QUOTE)}: {_unquoted(e.message, topic, 'no such topic')}",
+                             file="adjudicator quiz",
+                             hint=e.hint) from None
     return None
+
+
+def _unquoted(message: str, given: str, instead: str) -> str:
+    """A message of laws.py about a filter with the filter's words, quoted there at any length (and
+    a line in them split off), quoted short; `instead` when they cannot be found in it."""
+    from .errors import said
+    quoted = said(given, 400)
+    return message.replace(quoted, safe(given, QUOTE)) if quoted and quoted in message else instead
 
 
 def _fits(q: Question, code, topic, law, kind) -> bool:

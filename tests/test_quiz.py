@@ -358,6 +358,16 @@ def test_an_unreadable_answer_is_quoted_short_and_escaped(data_dir, answer, quot
     assert "\x1b" not in out.stdout and "\\udc" not in out.stdout and len(said) < 300
 
 
+def test_a_filter_given_at_length_or_with_a_newline_is_quoted_short_on_one_line():
+    for args in (["--topic", "x" * 100_000], ["--code", "whist", "--law", "999\x1b[2J\nINJECTED"],
+                 ["--kind", "k" * 3000], ["--law", "9" * 3000]):
+        out = CliRunner().invoke(main, ["quiz", *args])
+        assert out.exit_code == 2, args
+        lines = out.stderr.splitlines()
+        assert len(lines) == 2 and lines[1].startswith("  hint: "), lines
+        assert len(lines[0]) < 200 and "\x1b" not in out.stderr and not lines[1].startswith("INJECTED")
+
+
 # --- a progress file with rows no program of ours wrote ------------------------------------------
 
 def _valid_progress(data_dir):
