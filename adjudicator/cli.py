@@ -603,6 +603,13 @@ def _wrap_lines(text: str) -> str:
     return "\n".join(out)
 
 
+def _quiz_json(seed, questions, message=None) -> str:
+    """`quiz --json`: one shape whatever was asked (questions drawn, none to review, a reset)."""
+    import json
+    return json.dumps({"seed": seed, "questions": [q.to_json() for q in questions], "message": message},
+                      indent=2, ensure_ascii=False)
+
+
 @main.group(invoke_without_command=True)
 @click.option("-n", "count", default=10, show_default=True, type=click.IntRange(1, 1000),
               help="How many questions.")
@@ -628,7 +635,6 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         return
 
     def go():
-        import json
         import random
         from . import progress, quiz as qz
         nonlocal code
@@ -641,7 +647,8 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             for note in store.notices:
                 click.echo(note, err=True)
             store.reset()
-            click.echo(f"Progress cleared ({store.path}).")
+            said = f"Progress cleared ({safe(store.path)})."
+            click.echo(_quiz_json(None, [], said) if as_json else said)
             return 0
         used_seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
         n = sheet or count
@@ -653,8 +660,8 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             questions = qz.review_questions(store.review_ids(), n)
             questions = [q for q in questions if qz._fits(q, code, topic_name, law, kind)]
             if not questions:
-                click.echo("Nothing to review: no question missed and none due. "
-                           "`adjudicator quiz` asks new ones.")
+                said = "Nothing to review: no question missed and none due. `adjudicator quiz` asks new ones."
+                click.echo(_quiz_json(None, [], said) if as_json else said)
                 return 0
         else:
             questions = qz.draw(n, used_seed, code, topic_name, law, kind)
@@ -663,8 +670,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
                 raise InputError("no question fits these filters", file="adjudicator quiz",
                                  hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
         if as_json:
-            click.echo(json.dumps({"seed": used_seed, "questions": [q.to_json() for q in questions]},
-                                  indent=2, ensure_ascii=False))
+            click.echo(_quiz_json(None if review else used_seed, questions))
             return 0
         if sheet:
             md, html = qz.write_sheet(out, questions, used_seed)

@@ -421,6 +421,19 @@ def test_the_damaged_rows_notice_says_where_the_file_is_kept(data_dir):
     assert "kept as" in out.stderr and "0 of 0 answers right" in out.stdout
 
 
+# --- --json wherever the command takes it, one shape ---------------------------------------------
+
+def test_reset_and_an_empty_review_answer_in_json_of_the_quizs_one_shape(data_dir):
+    drawn = json.loads(CliRunner().invoke(main, ["quiz", "--json", "-n", "1", "--seed", "3"]).stdout)
+    for args in (["quiz", "--reset", "--json"], ["quiz", "--review", "--json"]):
+        out = CliRunner().invoke(main, args)
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.stdout)
+        assert set(data) == set(drawn) and data["questions"] == [] and data["message"], data
+    assert drawn["message"] is None
+    assert "cleared" in json.loads(CliRunner().invoke(main, ["quiz", "--reset", "--json"]).stdout)["message"]
+
+
 # --- sheets and export ---------------------------------------------------------------------------
 
 def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_path):
