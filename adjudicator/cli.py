@@ -603,6 +603,11 @@ def _wrap_lines(text: str) -> str:
     return "\n".join(out)
 
 
+def _complete_kinds(ctx, param, incomplete):
+    from .quiz import KINDS
+    return [k for k in KINDS if k.startswith(incomplete)]
+
+
 def _quiz_json(seed, questions, message=None) -> str:
     """`quiz --json`: one shape whatever was asked (questions drawn, none to review, a reset)."""
     import json
@@ -614,10 +619,11 @@ def _quiz_json(seed, questions, message=None) -> str:
 @click.option("-n", "count", default=10, show_default=True, type=click.IntRange(1, 1000),
               help="How many questions.")
 @click.option("--seed", type=int, default=None, help="Draw the same questions again (a quiz is reproducible).")
-@click.option("--code", default=None, help="Only this code's cases (`adjudicator codes`).")
+@click.option("--code", default=None, shell_complete=_complete_codes, help="Only this code's cases (`adjudicator codes`).")
 @click.option("--topic", default=None, help="Only this topic (`adjudicator topic` lists them).")
 @click.option("--law", default=None, help="Only questions on this law (with --code).")
-@click.option("--kind", default=None, help="Only this kind: remedy, who, who-not, law, status, compare.")
+@click.option("--kind", default=None, shell_complete=_complete_kinds,
+              help="Only this kind: remedy, who, who-not, law, status, compare.")
 @click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")
 @click.option("--reset", is_flag=True, help="Forget all progress (answers and schedule).")
 @click.option("--sheet", "sheet", type=click.IntRange(1, 500), default=None,

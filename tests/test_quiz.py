@@ -434,6 +434,15 @@ def test_reset_and_an_empty_review_answer_in_json_of_the_quizs_one_shape(data_di
     assert "cleared" in json.loads(CliRunner().invoke(main, ["quiz", "--reset", "--json"]).stdout)["message"]
 
 
+@pytest.mark.parametrize("words,expect", [("adjudicator quiz --code am", "american-1893"),
+                                          ("adjudicator quiz --code ", "piquet"),
+                                          ("adjudicator quiz --kind who", "who-not")])
+def test_shell_completion_completes_the_quizs_codes_and_kinds(words, expect):
+    r = CliRunner().invoke(main, [], prog_name="adjudicator",
+                           env={"_ADJUDICATOR_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": "3"})
+    assert f"plain,{expect}" in r.output.splitlines(), r.output
+
+
 # --- sheets and export ---------------------------------------------------------------------------
 
 def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_path):
