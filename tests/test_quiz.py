@@ -577,3 +577,12 @@ def test_at_a_terminal_a_damaged_file_is_reported_and_a_fresh_one_started(data_d
     child.expect(pexpect.EOF)
     assert any(".damaged-" in p for p in os.listdir(data_dir))
     assert progress.Store().stats()["answers"] == 1
+
+
+def test_the_bounds_docs_quiz_md_states_are_the_quizs():
+    with open(os.path.join(ROOT, "docs", "quiz.md"), encoding="utf-8") as fh:
+        doc = " ".join(fh.read().split())
+    assert f"an answer is at most {quiz.MAX_ANSWER} bytes" in doc
+    assert f"past {quiz.MAX_LINE >> 20} MiB without an end" in doc
+    assert f"{quiz.MAX_TRIES} answers in a row to one question that cannot be read" in doc
+    assert f"cut at {quiz.QUOTE} characters" in doc
