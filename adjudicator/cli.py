@@ -602,14 +602,28 @@ def _wrap_lines(text: str) -> str:
         out.append(textwrap.fill(line, width, subsequent_indent=indent + "  ") if line.strip() else line)
     return "\n".join(out)
 
+
+def _complete_kinds(ctx, param, incomplete):
+    from .quiz import KINDS
+    return [k for k in KINDS if k.startswith(incomplete)]
+
+
+def _quiz_json(seed, questions, message=None) -> str:
+    """`quiz --json`: one shape whatever was asked (questions drawn, none to review, a reset)."""
+    import json
+    return json.dumps({"seed": seed, "questions": [q.to_json() for q in questions], "message": message},
+                      indent=2, ensure_ascii=False)
+
+
 @main.group(invoke_without_command=True)
 @click.option("-n", "count", default=10, show_default=True, type=click.IntRange(1, 1000),
               help="How many questions.")
 @click.option("--seed", type=int, default=None, help="Draw the same questions again (a quiz is reproducible).")
-@click.option("--code", default=None, help="Only this code's cases (`adjudicator codes`).")
+@click.option("--code", default=None, shell_complete=_complete_codes, help="Only this code's cases (`adjudicator codes`).")
 @click.option("--topic", default=None, help="Only this topic (`adjudicator topic` lists them).")
 @click.option("--law", default=None, help="Only questions on this law (with --code).")
-@click.option("--kind", default=None, help="Only this kind: remedy, who, who-not, law, status, compare.")
+@click.option("--kind", default=None, shell_complete=_complete_kinds,
+              help="Only this kind: remedy, who, who-not, law, status, compare.")
 @click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")
 @click.option("--reset", is_flag=True, help="Forget all progress (answers and schedule).")
 @click.option("--sheet", "sheet", type=click.IntRange(1, 500), default=None,
@@ -627,7 +641,6 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         return
 
     def go():
-        import json
         import random
         from . import progress, quiz as qz
         nonlocal code
@@ -640,7 +653,8 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             for note in store.notices:
                 click.echo(note, err=True)
             store.reset()
-            click.echo(f"Progress cleared ({store.path}).")
+            said = f"Progress cleared ({safe(store.path)})."
+            click.echo(_quiz_json(None, [], said) if as_json else said)
             return 0
         used_seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
         n = sheet or count
@@ -652,8 +666,8 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             questions = qz.review_questions(store.review_ids(), n)
             questions = [q for q in questions if qz._fits(q, code, topic_name, law, kind)]
             if not questions:
-                click.echo("Nothing to review: no question missed and none due. "
-                           "`adjudicator quiz` asks new ones.")
+                said = "Nothing to review: no question missed and none due. `adjudicator quiz` asks new ones."
+                click.echo(_quiz_json(None, [], said) if as_json else said)
                 return 0
         else:
             questions = qz.draw(n, used_seed, code, topic_name, law, kind)
@@ -662,16 +676,12 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
                 raise InputError("no question fits these filters", file="adjudicator quiz",
                                  hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
         if as_json:
-            click.echo(json.dumps({"seed": used_seed, "questions": [q.to_json() for q in questions]},
-                                  indent=2, ensure_ascii=False))
+            click.echo(_quiz_json(None if review else used_seed, questions))
             return 0
         if sheet:
-            md, html = f"{out}.md", f"{out}.html"
-            with open(md, "w", encoding="utf-8") as fh:
-                fh.write(qz.sheet_markdown(questions, used_seed))
-            with open(html, "w", encoding="utf-8") as fh:
-                fh.write(qz.sheet_html(questions, used_seed))
-            click.echo(f"Wrote {md} and {html}: {len(questions)} questions, answer key at the end (seed {used_seed}).")
+            md, html = qz.write_sheet(out, questions, used_seed)
+            click.echo(f"Wrote {safe(md, 80)} and {safe(html, 80)}: {len(questions)} question{'' if len(questions) == 1 else 's'}, "
+                       f"answer key at the end (seed {used_seed}).")
             return 0
         if store is None:
             store = progress.Store()
@@ -681,18 +691,24 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
             n_q = len(questions)
             click.echo(f"Law quiz: {n_q} question{'' if n_q == 1 else 's'} (seed {used_seed}).\n")
 
+        stdin = getattr(sys.stdin, "buffer", sys.stdin)     # bytes: a line not UTF-8 is still read
+
         def read():
             click.echo("> ", nl=False)
             try:
-                line = sys.stdin.readline()
+                line = qz.read_answer(stdin)       # bounded: a line past qz.MAX_ANSWER is refused
             except KeyboardInterrupt:   # Ctrl-C stops the quiz like q: the answers so far are kept
-                line = ""
-            if not line:
+                line = None
+            if line is None:
                 click.echo("")
-                return None
             return line
 
-        qz.run(questions, store, read, click.echo)
+        done = qz.run(questions, store, read, click.echo)
+        if done["unreadable"]:
+            from .errors import InputError
+            raise InputError(f"the quiz stops: {done['unreadable']}", file="adjudicator quiz",
+                             hint=f"answer each question on a line of its own (at most {qz.MAX_ANSWER} "
+                                  "bytes), or q to stop; the answers given so far are kept")
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -713,12 +729,12 @@ def quiz_stats(ctx, as_json):
             click.echo(json.dumps(st, indent=2))
             return 0
         click.echo(f"{st['right']} of {st['answers']} answers right; {st['questions_seen']} question{'' if st['questions_seen'] == 1 else 's'} seen, "
-                   f"{st['to_review']} to review.  ({store.path})")
+                   f"{st['to_review']} to review.  ({safe(store.path)})")
         for title, rows in (("By code:", st["by_code"]), ("By topic:", st["by_topic"])):
             if rows:
                 click.echo(f"\n{title}")
                 for k, v in rows.items():
-                    click.echo(f"  {k:<36} {v['right']:>4} of {v['answered']:<4} right")
+                    click.echo(f"  {safe(k, 36):<36} {v['right']:>4} of {v['answered']:<4} right")
         return 0
     _run(ctx.obj["debug"], go, as_json)
 

@@ -4,7 +4,9 @@ The file lives in the user's data folder (platformdirs.user_data_dir("adjudicato
 folder named by ADJUDICATOR_DATA_DIR (the tests use a temporary one). The schedule is the FSRS
 library's (`fsrs`): a right answer is rated Good, a wrong one Again; the card's state is kept as
 the library's own JSON. A file that is not a readable progress database is never lost: it is
-renamed aside with a timestamp, the user is told where, and a fresh one is started.
+renamed aside with a timestamp, the user is told where, and a fresh one is started. A valid SQLite
+file with a row the quiz cannot read (topics that are not JSON, a card the scheduler cannot read)
+is such a file: every row is checked on opening, so no reading of it later fails on one.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import datetime as dt
 import json
 import os
 import sqlite3
+
+from .errors import safe
 
 SCHEMA_VERSION = 1
 ENV = "ADJUDICATOR_DATA_DIR"
@@ -40,6 +44,51 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
+def _topics_ok(text) -> bool:
+    try:
+        topics = json.loads(text)
+    except (TypeError, ValueError):
+        return False
+    return isinstance(topics, list) and all(isinstance(t, str) for t in topics)
+
+
+def _card_ok(text) -> bool:
+    from fsrs import Card
+    try:
+        Card.from_dict(json.loads(text))
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return False
+    return True
+
+
+def _check_rows(db: sqlite3.Connection) -> None:
+    """Every row as the quiz reads it (a valid SQLite file may hold a row no program of ours wrote:
+    topics that are not JSON, a card the scheduler cannot read, a number where text belongs); the
+    first that is not raises DatabaseError, so the file is kept aside as a damaged one."""
+    text = "typeof({}) = 'text'"
+    flag = "typeof({0}) = 'integer' AND {0} IN (0, 1)"
+
+    def bad(table, rowid, why):
+        raise sqlite3.DatabaseError(f"{table} row {rowid}: {why}")
+
+    ok = " AND ".join([text.format(c) for c in ("qid", "at", "said", "code", "kind", "topics")] + [flag.format("right")])
+    row = db.execute(f"SELECT rowid FROM answers WHERE NOT ({ok}) LIMIT 1").fetchone()
+    if row:
+        bad("answers", row[0], "a value of the wrong type")
+    ok = " AND ".join([text.format(c) for c in ("qid", "card", "due", "code", "kind", "topics")] + [flag.format("missed")])
+    row = db.execute(f"SELECT rowid FROM cards WHERE NOT ({ok}) LIMIT 1").fetchone()
+    if row:
+        bad("cards", row[0], "a value of the wrong type")
+    for rowid, topics in db.execute("SELECT rowid, topics FROM answers"):
+        if not _topics_ok(topics):
+            bad("answers", rowid, "its topics are not a JSON list of names")
+    for rowid, card, topics in db.execute("SELECT rowid, card, topics FROM cards"):
+        if not _topics_ok(topics):
+            bad("cards", rowid, "its topics are not a JSON list of names")
+        if not _card_ok(card):
+            bad("cards", rowid, "its schedule is not one the FSRS scheduler can read")
+
+
 class Store:
     """The progress database. `notices` holds what the user must be told (a damaged file moved aside)."""
 
@@ -58,8 +107,8 @@ class Store:
             self.db = self._open()
         except sqlite3.DatabaseError as e:
             aside = self._move_aside(e)
-            self.notices.append(f"The progress file {self.path} was damaged ({e}); it is kept as {aside} "
-                                "and a fresh one is started.")
+            self.notices.append(f"The progress file {safe(self.path)} was damaged ({safe(e, 120)}); it is kept "
+                                f"as {safe(aside)} and a fresh one is started.")
             self.db = self._open()
 
     def _open(self) -> sqlite3.Connection:
@@ -75,8 +124,7 @@ class Store:
                 db.commit()
             elif row[0] != str(SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"schema version {row[0]}, expected {SCHEMA_VERSION}")
-            db.execute("SELECT qid, card, due, missed, code, kind, topics FROM cards LIMIT 1").fetchall()
-            db.execute("SELECT qid, at, right, said, code, kind, topics FROM answers LIMIT 1").fetchall()
+            _check_rows(db)
         except sqlite3.DatabaseError:
             db.close()
             raise

@@ -23,7 +23,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from . import laws, registry
-from .errors import AdjudicatorError, InputError
+from .errors import AdjudicatorError, InputError, safe
 
 NONE_REMEDIES = ("no-penalty", "no-remedy")
 STATUS_CHOICES = {
@@ -84,12 +84,14 @@ def ruling_of(path: str, code: str | None = None) -> dict | None:
     """The engine's ruling on a case's incident (under `code`, else its own), solved once per run;
     None when the engine refuses the incident."""
     from . import engine, incident, ruling
-    inc = incident.load(path)
-    if code:
-        inc.code = code
-    key = (os.path.abspath(path), inc.code)
+    inc = None if code else incident.load(path)
+    key = (os.path.abspath(path), code or inc.code)
     if key not in _RULINGS:
         try:
+            if code:    # read under the code, as `adjudicator compare` reads it (a score of 6 is
+                        # past the English game of five): an account the code refuses gets no ruling
+                inc = incident.load(path, as_code=code)
+                inc.code = code
             result = ruling.build(inc, engine.solve(inc))
         except AdjudicatorError:
             result = None
@@ -436,8 +438,10 @@ def parse_remedies(text: str) -> set[str] | None:
 
 def grade(q: Question, text: str) -> Grade:
     """Grade a person's answer against the engine's key. `understood` is False when the answer
-    could not be read (the quiz then asks again)."""
+    could not be read (the quiz then asks again), as for one longer than MAX_ANSWER."""
     said = text.strip()
+    if _too_long(said):
+        return Grade(False, False, said[:MAX_ANSWER])
     chosen = _option(q, said)
     if q.kind == "remedy":
         got = parse_remedies(chosen or said)
@@ -478,32 +482,45 @@ def grade(q: Question, text: str) -> Grade:
 # --- drawing a quiz -----------------------------------------------------------------------------
 
 def check_filters(code: str | None, topic: str | None, law: str | None, kind: str | None) -> str | None:
-    """Validate the filters (exit 2 with the fix on a bad one); return the topic's canonical name."""
+    """Validate the filters (exit 2 with the fix on a bad one, quoting the filter short and
+    escaped); return the topic's canonical name."""
     from . import laws
     if code:
         registry.code_info(code)
         if not registry.encoded(code):
-            raise InputError(f"--code {code}: this code has law texts only, no rules yet, so no questions",
+            raise InputError(f"--code {safe(code, QUOTE)}: this code has law texts only, no rules yet, so no questions",
                              file="adjudicator quiz",
                              hint="codes with questions: " + ", ".join(c["code"] for c in registry.all_codes()
                                                                       if registry.encoded(c["code"])))
     if law and not code:
-        raise InputError(f"--law {law}: say which code's law", file="adjudicator quiz",
-                         hint=f"e.g. --code american-1893 --law {law}")
+        raise InputError(f"--law {safe(law, QUOTE)}: say which code's law", file="adjudicator quiz",
+                         hint=f"e.g. --code american-1893 --law {safe(law, QUOTE)}")
     if law:
         try:
             laws.find(code, law)
         except InputError as e:
-            raise InputError(f"--law {law}: {e.message}", file="adjudicator quiz", hint=e.hint) from None
+            raise InputError(f"--law {safe(law, QUOTE)}: {_unquoted(e.message, law, f'{code} has no such law')}",
+                             file="adjudicator quiz",
+                             hint=e.hint) from None
     if kind and kind not in KINDS:
-        raise InputError(f"--kind {kind}: no such kind of question", file="adjudicator quiz",
+        raise InputError(f"--kind {safe(kind, QUOTE)}: no such kind of question", file="adjudicator quiz",
                          hint="kinds: " + ", ".join(KINDS))
     if topic:
         try:
             return laws.resolve_topic(topic)
         except InputError as e:
-            raise InputError(f"--topic {topic}: {e.message}", file="adjudicator quiz", hint=e.hint) from None
+            raise InputError(f"--topic {safe(topic, QUOTE)}: {_unquoted(e.message, topic, 'no such topic')}",
+                             file="adjudicator quiz",
+                             hint=e.hint) from None
     return None
+
+
+def _unquoted(message: str, given: str, instead: str) -> str:
+    """A message of laws.py about a filter with the filter's words, quoted there at any length (and
+    a line in them split off), quoted short; `instead` when they cannot be found in it."""
+    from .errors import said
+    quoted = said(given, 400)
+    return message.replace(quoted, safe(given, QUOTE)) if quoted and quoted in message else instead
 
 
 def _fits(q: Question, code, topic, law, kind) -> bool:
@@ -621,6 +638,62 @@ def explanation(q: Question) -> str:
 # --- the interactive drill ----------------------------------------------------------------------
 
 QUIT = {"q", "quit", "exit", ":q"}
+MAX_ANSWER = 500          # bytes of one answer's line (its end of line aside): longer is no answer
+MAX_LINE = 1 << 20        # a line still going past this (`cat /dev/zero`) is no answer at all: the quiz stops
+MAX_TRIES = 5             # answers in a row that cannot be read before the quiz stops (`yes zz`)
+QUOTE = 40                # what was written, as a message quotes it
+
+
+class LongAnswer(Exception):
+    """A line of input longer than MAX_ANSWER (`endless`: still going past MAX_LINE, and left unread)."""
+
+    def __init__(self, start: str, endless: bool = False):
+        self.start, self.endless = start, endless
+        super().__init__(start)
+
+
+def _decoded(raw) -> str:
+    """A line as text: bytes that are not UTF-8 kept visible as \\xNN (never a lone surrogate)."""
+    return raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else raw
+
+
+def read_answer(stream) -> str | None:
+    """One answer's line from `stream` (binary, or text), without its end of line; None at the end
+    of input. Bounded: a line longer than MAX_ANSWER raises LongAnswer, the rest of it read and
+    dropped in small pieces up to MAX_LINE, past which it is left unread (LongAnswer.endless)."""
+    raw = stream.readline(MAX_ANSWER + 2)
+    if not raw:
+        return None
+    nl = "\n" if isinstance(raw, str) else b"\n"
+    cr = "\r" if isinstance(raw, str) else b"\r"
+    ended = raw.endswith(nl)
+    body = raw[:-1] if ended else raw
+    body = body[:-1] if body.endswith(cr) else body
+    if len(body) <= MAX_ANSWER:
+        return _decoded(body)
+    start = _decoded(body[:MAX_ANSWER])
+    if ended or len(raw) < MAX_ANSWER + 2:     # the whole line was read: one long answer
+        raise LongAnswer(start)
+    total = len(raw)
+    while total <= MAX_LINE:
+        chunk = stream.readline(1 << 16)
+        if not chunk or chunk.endswith(nl):
+            raise LongAnswer(start)
+        total += len(chunk)
+    raise LongAnswer(start, endless=True)
+
+
+def _too_long(said: str) -> bool:
+    """Longer than MAX_ANSWER bytes in UTF-8 (as the terminal's line is bounded)."""
+    return len(said) > MAX_ANSWER or len(said.encode("utf-8", "surrogatepass")) > MAX_ANSWER
+
+
+def not_read(q: Question, said: str, too_long: bool = False) -> str:
+    """What is said of an answer that cannot be read: it quoted short and escaped, the form expected."""
+    said = said.strip()
+    why = f" (it is longer than {MAX_ANSWER} bytes)" if too_long or _too_long(said) else ""
+    return (f"I could not read '{safe(said, QUOTE)}' as an answer{why}. "
+            f"Answer with {q.hint or 'a letter'}.")
 
 
 def ask_text(q: Question, number: int, total: int) -> str:
@@ -638,20 +711,38 @@ def ask_text(q: Question, number: int, total: int) -> str:
 
 
 def run(questions: list[Question], store, read, echo) -> dict:
-    """Ask each question, read an answer (`read()` returns a line, or None at the end of input),
-    grade it against the engine's ruling, explain, and record it. 'q' stops; answers so far are kept."""
+    """Ask each question, read an answer (`read()` returns a line, or None at the end of input, or
+    raises LongAnswer), grade it against the engine's ruling, explain, and record it. 'q' stops;
+    answers so far are kept. MAX_TRIES answers in a row that cannot be read, or a line without end,
+    stop the quiz too: `unreadable` then says why (the command's exit code 2)."""
     right = asked = 0
+
+    def stop(why: str | None = None) -> dict:
+        echo(_summary(right, asked, store, stopped=True))
+        return {"right": right, "asked": asked, "stopped": True, "unreadable": why}
+
     for i, q in enumerate(questions, start=1):
         echo(ask_text(q, i, len(questions)))
+        tries = 0
         while True:
-            line = read()
+            too_long = False
+            try:
+                line = read()
+            except LongAnswer as e:
+                if e.endless:
+                    return stop(f"a line of input ran past {MAX_LINE} bytes without an end "
+                                f"('{safe(e.start, QUOTE)}'): that is no answer")
+                line, too_long = e.start, True
             if line is None or line.strip().lower() in QUIT:
-                echo(_summary(right, asked, store, stopped=True))
-                return {"right": right, "asked": asked, "stopped": True}
-            g = grade(q, line)
-            if g.understood:
+                return stop()
+            g = grade(q, line) if not too_long else None
+            if g is not None and g.understood:
                 break
-            echo(f"I could not read {line.strip()!r} as an answer. Answer with {q.hint or 'a letter'}.")
+            tries += 1
+            echo(not_read(q, line, too_long))
+            if tries >= MAX_TRIES:
+                return stop(f"{MAX_TRIES} answers in a row to question {i} could not be read "
+                            f"(the last: '{safe(line.strip(), QUOTE)}')")
         asked += 1
         right += g.right
         due = store.record(q, g.right, g.said) if store is not None else None
@@ -663,12 +754,12 @@ def run(questions: list[Question], store, read, echo) -> dict:
             echo(f"(Next review of this question: {due.strftime('%Y-%m-%d %H:%M')} UTC.)")
         echo("-" * 78)
     echo(_summary(right, asked, store, stopped=False))
-    return {"right": right, "asked": asked, "stopped": False}
+    return {"right": right, "asked": asked, "stopped": False, "unreadable": None}
 
 
 def _summary(right: int, asked: int, store, stopped: bool) -> str:
     head = "Stopped. " if stopped else ""
-    where = f" Progress is kept in {store.path}." if store is not None else ""
+    where = f" Progress is kept in {safe(store.path)}." if store is not None else ""
     return f"{head}{right} of {asked} right.{where}"
 
 
@@ -690,6 +781,73 @@ def review_questions(ids: list[str], n: int) -> list[Question]:
 
 
 # --- sheets for teachers and clubs --------------------------------------------------------------
+
+def _tail(path: str) -> str:
+    """A path quoted short by its end (which of the sheet's files), made safe."""
+    return safe(path) if len(path) <= QUOTE else "..." + safe(path[-QUOTE:])
+
+
+def _sheet_refusal(path: str, out: str, what: str):
+    return InputError(f"'{_tail(path)}' {what}", file="adjudicator quiz --out",
+                      hint="name a new file, or a regular file to replace, in a folder that exists "
+                           "(--out is the name without .md and .html)")
+
+
+def _check_sheet_path(path: str, out: str) -> None:
+    """A sheet's file must be a regular file or a new one: a FIFO (which would wait for a reader
+    for ever), a device or a folder is refused."""
+    import stat
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(path) or "."):
+            raise _sheet_refusal(path, out, "cannot be written (its folder does not exist)") from None
+        return
+    except OSError as e:
+        raise _sheet_refusal(path, out, f"cannot be used ({(e.strerror or 'error').lower()})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _sheet_refusal(path, out, "is not a regular file (" + (
+            "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+            else "a device or a socket") + ")")
+
+
+def _sheet_file(path: str, out: str):
+    """The sheet's file, opened to write. The open never blocks (O_NONBLOCK: a FIFO put there
+    since the check is not waited on) and what it opened is checked again."""
+    import stat
+
+    def refuse(what: str):
+        return _sheet_refusal(path, out, what)
+
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as e:
+        raise refuse(f"cannot be written ({(e.strerror or 'error').lower()})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise refuse("is not a regular file")
+    os.ftruncate(fd, 0)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
+    """Write OUT.md and OUT.html (both paths checked before either is written); return their names."""
+    md, html = f"{out}.md", f"{out}.html"
+    texts = {md: sheet_markdown(questions, seed), html: sheet_html(questions, seed)}
+    for path in (md, html):
+        _check_sheet_path(path, out)
+    files = []
+    try:
+        for path in (md, html):
+            files.append(_sheet_file(path, out))
+        for fh, path in zip(files, (md, html)):
+            fh.write(texts[path])
+    finally:
+        for fh in files:
+            fh.close()
+    return md, html
+
 
 def sheet_markdown(questions: list[Question], seed) -> str:
     lines = ["# Law quiz", "", f"{len(questions)} questions (seed {seed}). Each is ruled on by the adjudicator; "

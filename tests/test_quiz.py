@@ -260,6 +260,189 @@ def test_a_database_of_another_shape_is_also_kept_aside(data_dir):
     assert store.notices and store.stats()["answers"] == 0
 
 
+# --- hostile input on the drill: bounded, quoted short, ended ------------------------------------
+
+def _law_question_seed():
+    """Seed 2 draws one `law` question (a letter or a number answers it)."""
+    q = _first(seed=2)
+    assert q.options, q.qid
+    return q
+
+
+def test_an_answer_of_exactly_the_bound_is_read_and_one_byte_over_is_refused(data_dir):
+    q = _law_question_seed()
+    letter = _right(q)
+    exact = " " * (quiz.MAX_ANSWER - len(letter)) + letter          # MAX_ANSWER bytes, then the end of line
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=exact + "\n")
+    assert out.exit_code == 0 and "Right." in out.stdout, out.output
+    over = " " + exact                                               # one byte over
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=over + "\n" + letter + "\n")
+    assert out.exit_code == 0, out.output
+    assert f"(it is longer than {quiz.MAX_ANSWER} bytes)" in out.stdout and "Right." in out.stdout
+
+
+def test_a_line_read_is_bounded_with_its_end_of_line_aside():
+    import io
+    for end, rest in ((b"\n", b"b\n"), (b"\r\n", b"b\n"), (b"", b"")):      # b"": the input ends there
+        stream = io.BytesIO(b"x" * quiz.MAX_ANSWER + end + rest)
+        assert quiz.read_answer(stream) == "x" * quiz.MAX_ANSWER and stream.read() == rest
+        stream = io.BytesIO(b"x" * (quiz.MAX_ANSWER + 1) + end + rest)
+        with pytest.raises(quiz.LongAnswer) as e:
+            quiz.read_answer(stream)
+        assert not e.value.endless
+        assert stream.read() == rest                 # the long line dropped, the next one kept
+    stream = io.BytesIO(b"x" * 100_000 + b"\nb\n")
+    with pytest.raises(quiz.LongAnswer):
+        quiz.read_answer(stream)
+    assert quiz.read_answer(stream) == "b"
+
+
+class _Endless:
+    """Standard input as `cat /dev/zero` gives it: a line that never ends; counts what was read."""
+
+    def __init__(self):
+        self.read = 0
+
+    def readline(self, n):
+        self.read += n
+        return b"\0" * n
+
+
+def test_a_line_without_end_is_not_read_past_a_bound():
+    stream = _Endless()
+    with pytest.raises(quiz.LongAnswer) as e:
+        quiz.read_answer(stream)
+    assert e.value.endless and stream.read <= quiz.MAX_LINE + (1 << 16) + quiz.MAX_ANSWER + 2
+
+
+def test_endless_zeros_on_standard_input_stop_the_quiz_at_once_with_exit_2(data_dir):
+    import resource
+    import subprocess
+    env = dict(os.environ, ADJUDICATOR_DATA_DIR=str(data_dir))
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "adjudicator", "quiz", "-n", "1", "--seed", "1"], stdin=zero,
+                           capture_output=True, cwd=ROOT, env=env, timeout=120)
+    assert r.returncode == 2
+    err = r.stderr.decode()
+    assert "ran past" in err and "without an end" in err and "Traceback" not in err
+    assert len(err.splitlines()[0]) < 400 and "\x00" not in err
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 600_000      # KB: not gigabytes
+
+
+def test_endless_unreadable_answers_stop_the_quiz_after_a_few_tries_with_exit_2(data_dir):
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input="zz\n" * 10_000)
+    assert out.exit_code == 2, out.output
+    assert out.stdout.count("I could not read 'zz'") == quiz.MAX_TRIES
+    assert f"{quiz.MAX_TRIES} answers in a row to question 1 could not be read" in out.stderr
+    assert out.stderr.count("\n") == 2 and "Traceback" not in out.output    # the message and its hint
+
+
+def test_one_try_fewer_than_the_limit_still_lets_the_answer_in(data_dir):
+    q = _law_question_seed()
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"],
+                             input="zz\n" * (quiz.MAX_TRIES - 1) + _right(q) + "\n")
+    assert out.exit_code == 0, out.output
+    assert out.stdout.count("I could not read") == quiz.MAX_TRIES - 1 and "Right." in out.stdout
+
+
+@pytest.mark.parametrize("answer,quoted", [
+    (b"zz\x1b[2J\\\"'", "I could not read 'zz\\x1b[2J\\\"'' as an answer"),
+    (b"w" * 200_000, "I could not read '" + "w" * 40 + "...' as an answer"),    # quiz.QUOTE
+    (b"\xe9\xe9", "I could not read '\\xe9\\xe9' as an answer"),          # Latin-1, not UTF-8
+])
+def test_an_unreadable_answer_is_quoted_short_and_escaped(data_dir, answer, quoted):
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=answer + b"\nq\n")
+    assert out.exit_code == 0, out.output
+    said = next(ln for ln in out.stdout.splitlines() if "could not read" in ln)
+    assert quoted in said, said
+    assert "\x1b" not in out.stdout and "\\udc" not in out.stdout and len(said) < 300
+
+
+def test_a_filter_given_at_length_or_with_a_newline_is_quoted_short_on_one_line():
+    for args in (["--topic", "x" * 100_000], ["--code", "whist", "--law", "999\x1b[2J\nINJECTED"],
+                 ["--kind", "k" * 3000], ["--law", "9" * 3000]):
+        out = CliRunner().invoke(main, ["quiz", *args])
+        assert out.exit_code == 2, args
+        lines = out.stderr.splitlines()
+        assert len(lines) == 2 and lines[1].startswith("  hint: "), lines
+        assert len(lines[0]) < 200 and "\x1b" not in out.stderr and not lines[1].startswith("INJECTED")
+
+
+# --- a progress file with rows no program of ours wrote ------------------------------------------
+
+def _valid_progress(data_dir):
+    """A progress file with one answer recorded, as the quiz records it."""
+    store = progress.Store()
+    store.record(_first(), True, "a")
+    store.close()
+    return sqlite3.connect(data_dir / progress.FILE)
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE answers SET topics='not json'",
+    "UPDATE answers SET topics='{\"a\": 1}'",
+    "UPDATE answers SET code=x'00ff'",
+    "UPDATE answers SET right=7",
+    "UPDATE cards SET card='{bad'",
+    "UPDATE cards SET card='{}'",
+    "UPDATE cards SET topics='[1]'",
+    "INSERT INTO cards VALUES ('whist/american-1893/x.yaml#law','{bad','not-a-date',1,'c','k','[]')",
+])
+def test_a_progress_file_with_a_row_it_cannot_read_is_kept_aside_as_a_damaged_one(data_dir, damage):
+    db = _valid_progress(data_dir)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    for args in (["quiz", "stats"], ["quiz", "--review", "--json"]):
+        out = CliRunner().invoke(main, args)
+        assert out.exit_code == 0, out.output
+        assert "internal error" not in out.output
+    kept = [p for p in os.listdir(data_dir) if ".damaged-" in p]
+    assert len(kept) == 1, kept                # moved aside once, by the first command; never lost
+    damaged = sqlite3.connect(data_dir / kept[0])
+    assert damaged.execute("SELECT count(*) FROM answers").fetchone()[0] == 1
+    assert progress.Store().stats()["answers"] == 0
+
+
+def test_a_progress_file_whose_rows_are_all_readable_is_kept_as_it_is(data_dir):
+    _valid_progress(data_dir).close()
+    out = CliRunner().invoke(main, ["quiz", "stats"])
+    assert out.exit_code == 0 and out.stderr == "" and "1 of 1 answers right" in out.stdout
+    assert not [p for p in os.listdir(data_dir) if ".damaged-" in p]
+
+
+def test_the_damaged_rows_notice_says_where_the_file_is_kept(data_dir):
+    db = _valid_progress(data_dir)
+    db.execute("UPDATE answers SET topics='not json'")
+    db.commit()
+    db.close()
+    out = CliRunner().invoke(main, ["quiz", "stats"])
+    assert "was damaged (answers row 1: its topics are not a JSON list of names)" in out.stderr
+    assert "kept as" in out.stderr and "0 of 0 answers right" in out.stdout
+
+
+# --- --json wherever the command takes it, one shape ---------------------------------------------
+
+def test_reset_and_an_empty_review_answer_in_json_of_the_quizs_one_shape(data_dir):
+    drawn = json.loads(CliRunner().invoke(main, ["quiz", "--json", "-n", "1", "--seed", "3"]).stdout)
+    for args in (["quiz", "--reset", "--json"], ["quiz", "--review", "--json"]):
+        out = CliRunner().invoke(main, args)
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.stdout)
+        assert set(data) == set(drawn) and data["questions"] == [] and data["message"], data
+    assert drawn["message"] is None
+    assert "cleared" in json.loads(CliRunner().invoke(main, ["quiz", "--reset", "--json"]).stdout)["message"]
+
+
+@pytest.mark.parametrize("words,expect", [("adjudicator quiz --code am", "american-1893"),
+                                          ("adjudicator quiz --code ", "piquet"),
+                                          ("adjudicator quiz --kind who", "who-not")])
+def test_shell_completion_completes_the_quizs_codes_and_kinds(words, expect):
+    r = CliRunner().invoke(main, [], prog_name="adjudicator",
+                           env={"_ADJUDICATOR_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": "3"})
+    assert f"plain,{expect}" in r.output.splitlines(), r.output
+
+
 # --- sheets and export ---------------------------------------------------------------------------
 
 def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_path):
@@ -275,6 +458,44 @@ def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_pat
     for q in qs:
         assert q.answer_text in key
     assert out.stdout.startswith("Wrote ")
+
+
+def _sheet(out_name, timeout=120):
+    """`quiz --sheet 1` in a process of its own: a sheet that waits for ever is ended by the timeout."""
+    import subprocess
+    return subprocess.run([sys.executable, "-m", "adjudicator", "quiz", "--sheet", "1", "--seed", "1", "--out", out_name],
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+
+
+def test_a_sheet_where_a_fifo_or_a_folder_is_is_refused_without_waiting(tmp_path):
+    os.mkfifo(tmp_path / "fifo.md")
+    r = _sheet(str(tmp_path / "fifo"))
+    assert r.returncode == 2 and "fifo.md' is not a regular file (a FIFO)" in r.stderr, r.stderr
+    os.mkdir(tmp_path / "dir.html")
+    r = _sheet(str(tmp_path / "dir"))
+    assert r.returncode == 2 and "is not a regular file (a folder)" in r.stderr, r.stderr
+    assert not (tmp_path / "dir.md").exists()        # neither file written when one cannot be
+
+
+def test_a_sheet_replaces_a_regular_file(tmp_path):
+    (tmp_path / "club.md").write_text("old " * 10_000)
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", str(tmp_path / "club")])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "club.md").read_text().startswith("# Law quiz") and "old" not in (tmp_path / "club.md").read_text()
+
+
+def test_a_sheets_name_is_quoted_short_and_on_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", "nodir/x\x1b[2J\nINJECTED LINE"])
+    assert out.exit_code == 2
+    lines = out.stderr.splitlines()
+    assert len(lines) == 2 and "\\x1b[2J\\nINJECTED LINE" in lines[0] and "its folder does not exist" in lines[0]
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", "nodir/" + "y" * 3000])
+    assert out.exit_code == 2 and len(out.stderr.splitlines()[0]) < 200
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", "x\x1b[2J\ny"])
+    assert out.exit_code == 0, out.output
+    assert out.stdout.count("\n") == 1 and out.stdout.startswith("Wrote x\\x1b[2J\\ny.md and ")
+    assert (tmp_path / "x\x1b[2J\ny.md").exists()
 
 
 def test_json_exports_the_questions_with_their_answers():
@@ -356,3 +577,12 @@ def test_at_a_terminal_a_damaged_file_is_reported_and_a_fresh_one_started(data_d
     child.expect(pexpect.EOF)
     assert any(".damaged-" in p for p in os.listdir(data_dir))
     assert progress.Store().stats()["answers"] == 1
+
+
+def test_the_bounds_docs_quiz_md_states_are_the_quizs():
+    with open(os.path.join(ROOT, "docs", "quiz.md"), encoding="utf-8") as fh:
+        doc = " ".join(fh.read().split())
+    assert f"an answer is at most {quiz.MAX_ANSWER} bytes" in doc
+    assert f"past {quiz.MAX_LINE >> 20} MiB without an end" in doc
+    assert f"{quiz.MAX_TRIES} answers in a row to one question that cannot be read" in doc
+    assert f"cut at {quiz.QUOTE} characters" in doc

@@ -119,6 +119,36 @@ def test_a_quiz_question_id_outside_the_bank_is_refused(client, qid):
     assert "root:" not in r.text and "[project]" not in r.text
 
 
+def test_a_long_quiz_answer_is_quoted_short_as_the_terminal_quotes_it(client):
+    from adjudicator import quiz
+    q = quiz.draw(1, seed=2)[0]
+    r = client.post("/quiz", data={"qid": quiz_token(q.qid), "answer": "w" * 200_000})
+    assert r.status_code == 400
+    assert "w" * quiz.QUOTE + "...&#39; as an answer (it is longer than" in r.text
+    assert "w" * (quiz.QUOTE + 1) not in r.text
+
+
+@pytest.mark.parametrize("damage", ["UPDATE answers SET topics='not json'", "UPDATE cards SET card='{bad'"])
+@pytest.mark.parametrize("url", ["/quiz/stats", "/quiz?seed=5", "/quiz?review=1"])
+def test_a_progress_file_with_a_row_it_cannot_read_is_kept_aside_by_the_web_quiz_as_by_the_command(
+        client, tmp_path, monkeypatch, damage, url):
+    import sqlite3
+
+    from adjudicator import progress, quiz
+    monkeypatch.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path))
+    store = progress.Store()
+    store.record(quiz.draw(1, seed=5)[0], False, "a")
+    store.close()
+    db = sqlite3.connect(tmp_path / progress.FILE)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    r = client.get(url)
+    assert r.status_code == 200, r.text
+    assert "was damaged" in r.text and "kept as" in r.text
+    assert len([p for p in os.listdir(tmp_path) if ".damaged-" in p]) == 1
+
+
 # --- markup: every value escaped -----------------------------------------------------------------
 
 SCRIPT = "<script>alert(1)</script>"

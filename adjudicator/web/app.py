@@ -347,11 +347,13 @@ async def quiz_page(request: Request):
     seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 10 else random.SystemRandom().randrange(1, 10**6)
     review = p.get("review") == "1"
     try:
+        found: list[str] = []        # what opening the progress file had to say (a damaged one kept aside)
         if review:
-            q = await run_in_threadpool(service.quiz_review)
+            q, found = await run_in_threadpool(service.quiz_review)
             if q is None:
                 stats, where, notices = await run_in_threadpool(service.quiz_stats)
                 return page("quiz.html", title="Quiz", q=None, code=code, topic=topic, stats=stats,
+                            notices=found + notices,
                             message="Nothing to review: no question missed and none due. Draw a new one.")
         else:
             q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
@@ -359,11 +361,13 @@ async def quiz_page(request: Request):
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
     return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
-                stats=stats, code_title=_title(q.code), letters="abcdefgh", review=review)
+                stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh", review=review)
 
 
 async def quiz_answer(request: Request):
     from starlette.exceptions import HTTPException
+
+    from .. import quiz
     try:
         form = await request.form(max_files=0, max_fields=10)
     except HTTPException as e:
@@ -380,8 +384,7 @@ async def quiz_answer(request: Request):
     if not graded["understood"]:
         return page("quiz.html", 400, title="Quiz", q=q, seed="", code=code, topic=topic, stats=None,
                     code_title=_title(q.code), letters="abcdefgh",
-                    message=f"I could not read \u201c{said.strip()}\u201d as an answer. "
-                            f"Answer with {q.hint or 'a letter'}.")
+                    message=quiz.not_read(q, said))     # quoted short and escaped, as the terminal's quiz does
     letter = said.strip().lower()
     if q.options and len(letter) == 1 and letter in "abcdefgh"[:len(q.options)]:
         said = f"{letter}) {q.options['abcdefgh'.index(letter)]}"

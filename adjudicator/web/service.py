@@ -299,8 +299,9 @@ def quiz_draw(seed: int, code: str | None = None, topic: str | None = None):
 
 
 def quiz_review():
-    """The first question to review (missed, then due), as `adjudicator quiz --review` asks them;
-    None when there is nothing to review."""
+    """The first question to review (missed, then due), as `adjudicator quiz --review` asks them,
+    or None when there is nothing to review; with the notices of opening the progress file (a
+    damaged one kept aside)."""
     from .. import progress, quiz
 
     def go():
@@ -310,7 +311,7 @@ def quiz_review():
         finally:
             store.close()
         found = quiz.review_questions(ids, 1)
-        return found[0] if found else None
+        return (found[0] if found else None), store.notices
     return _guarded(go)
 
 
