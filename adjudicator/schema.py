@@ -166,7 +166,8 @@ TOP = (
     F("partie", "partie", "game piquet only: the scores of the deals already played in this partie; the "
       "ruling then reckons the partie (laws 71-73), this deal included when it is scored"),
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what); at loo, "
-      "a player who took the miss holds the miss"),
+      "a player who took the miss holds the miss; at piquet, the hand held in play, after taking in from the "
+      "stock (the declarations are scored from it)"),
     F("stakes", "stakes", "games loo and poker: the stakes agreed (and, at loo, what is in the pool); the rulings "
       "then say who pays how much, in the unit named, e.g. {ante: 1, limit: 24, unit: pence}; without them, in "
       "the laws' own units (a single, the full loo, double the ante)"),
