@@ -9,7 +9,9 @@ so far, by brave and cautious consequences under assumptions, and only one whose
 give different consequences is asked, the most decisive first (the one settling the ruling on
 most of its alternatives). Its reason cites the laws whose rulings differ between its answers.
 "I don't know" is always an answer. At the end the incident with the answers is saved and the
-ruling on it printed: exactly what `adjudicate` gives on the saved file.
+ruling on it printed: what `adjudicate` gives on the saved file, citing the lines of the file the
+user wrote. The file is read by `adjudicate`'s reader and checked as `adjudicate` checks it: an
+account that contradicts itself is refused before any question, with `adjudicate`'s message.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from typing import Callable, TextIO
 import yaml
 
 from . import cases, incident, render, ruling, schema, unknowns
-from .errors import InputError
+from .errors import InconsistentIncident, InputError
 
 DONT_KNOW = ("?", "0", "d", "dk", "don't know", "dont know", "i don't know", "i dont know", "unknown", "")
 
@@ -93,7 +95,12 @@ class Interview:
         # comes from the same reader, never from another YAML loader.
         inc = incident.parse(text, name)
         self.data = cases.plain(incident.load_text(text, name))
-        if not unknowns.has_unknowns(inc):
+        told_unknowns = unknowns.has_unknowns(inc)
+        if not told_unknowns:
+            # An account that contradicts itself is refused before any question, as adjudicate
+            # refuses it (its message, the user's file and lines), not after an interview on it.
+            from . import engine
+            ruling.build(inc, engine.solve(inc))
             found = candidates(inc)
             if found:
                 self.data["unknown"] = found
@@ -102,6 +109,8 @@ class Interview:
         self.data.pop("expected", None)
         self.inc = inc
         self.space = unknowns.Space(inc)
+        if told_unknowns and self.space.contradicts_itself():
+            unknowns.conditional(inc, self.space)     # whatever the facts: refused as adjudicate refuses it
         self.answers: dict[int, int] = {}
         self.unknown: set[int] = set()          # answered "I don't know"
         self.asked: list[tuple[int, list[str]]] = []
@@ -128,6 +137,29 @@ class Interview:
 
     def completed(self) -> dict:
         return unknowns.complete(self.data, self.space.unknowns, self.answers)
+
+    def as_told(self, saved: incident.Incident) -> incident.Incident:
+        """The completed incident as read back from the saved file, citing the file the user wrote
+        and its lines (each event the line it was written at, wherever an answer about the order
+        put it; the top-level keys and hands theirs), never the lines of the saved copy."""
+        lines = [ev.line for ev in self.inc.events]
+        for ui, ai in self.answers.items():          # as unknowns.complete swaps them
+            u = self.space.unknowns[ui]
+            if u.kind == "order" and u.alternatives[ai].value == [u.events[1], u.events[0]]:
+                a, b = u.events
+                lines[a - 1], lines[b - 1] = lines[b - 1], lines[a - 1]
+        for ev, line in zip(saved.events, lines):
+            ev.line = line
+        saved.file = self.path
+        saved.key_lines = {k: v for k, v in self.inc.key_lines.items() if k in saved.key_lines}
+        saved.hand_lines = dict(self.inc.hand_lines)
+        return saved
+
+    def refused(self, e: InconsistentIncident) -> InconsistentIncident:
+        """A contradiction the answers brought: the problems (at the user's lines) and the answers."""
+        said = [f"with the answer \"{self.space.unknowns[ui].alternatives[ai].label}\" to the question: "
+                f"{self.space.unknowns[ui].question}" for ui, ai in sorted(self.answers.items())]
+        return InconsistentIncident(self.path, e.problems + said)
 
 
 def _parse_answer(line: str, alts: list) -> int | None | str:
@@ -193,15 +225,19 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
     except OSError as e:
         raise InputError(f"cannot save the incident: {e.strerror}", target,
                          hint="give another file with --save")
-    saved = incident.load(target)
+    saved = iv.as_told(incident.load(target))    # the saved file as adjudicate reads it, at the user's lines
+    try:
+        if unknowns.has_unknowns(saved):
+            result = unknowns.conditional(saved)
+            told = unknowns.text(result, saved.players)
+        else:
+            from . import engine
+            result = ruling.build(saved, engine.solve(saved))
+            told = render.ruling_text(result, saved.players)
+    except InconsistentIncident as e:
+        raise iv.refused(e) from None
     say("")
-    if unknowns.has_unknowns(saved):
-        result = unknowns.conditional(saved)
-        say(unknowns.text(result, saved.players).rstrip("\n"))
-    else:
-        from . import engine
-        result = ruling.build(saved, engine.solve(saved))
-        say(render.ruling_text(result, saved.players).rstrip("\n"))
+    say(told.rstrip("\n"))
     say("")
     say(f"Saved the incident to {target}.")
     return target, result

@@ -351,6 +351,16 @@ class Space:
         else:  # pragma: no cover
             work({})
 
+    def contradicts_itself(self) -> bool:
+        """True when no possibility of the unknown facts gives an account free of contradiction:
+        every answer set holds an `inconsistent` atom (or there is none), so every branch of the
+        conditional ruling is impossible and the account is refused whatever the facts were."""
+        bad = [(a.symbol, False) for a in self.ctl.symbolic_atoms.by_signature("inconsistent", 1)]
+        self.ctl.configuration.solve.enum_mode = "auto"
+        self.ctl.configuration.solve.models = "1"
+        self.solves += 1
+        return not self.ctl.solve(assumptions=bad).satisfiable
+
     def renew(self) -> None:
         """A fresh time and solve budget (an interview's next question)."""
         self.deadline, self.budget_from = time.monotonic() + self.timeout, self.solves

@@ -46,7 +46,15 @@ def test_answering_yes_saves_the_completed_incident_and_rules_as_adjudicate_does
     assert inc.events[1].fields["holding"] == [("suit", "spades")]
     result = _adjudicate_json(saved)
     assert sorted(r["remedy"] for r in result["rulings"]) == ["cannot-win-game", "play-out", "transfer-two-tricks"]
-    assert " ".join(render_text(saved).split()) in " ".join(text.split())
+    # the ruling printed is adjudicate's on the account with the answer written in, citing the lines
+    # of the file the user wrote (the answer written in place, every line where it was)
+    lines = open(HELD, encoding="utf-8").read().split("\n")
+    lines[14] = lines[14].replace("card: 3C}", "card: 3C, holding: spades}")
+    lines[18] = lines[19] = "#"
+    in_place = tmp_path / "in-place.yaml"
+    in_place.write_text("\n".join(lines[:20]) + "\n", encoding="utf-8")
+    assert " ".join(render_text(str(in_place)).split()) in " ".join(text.split())
+    assert " ".join(render_text(saved).split()) not in " ".join(text.split())     # the saved copy's lines differ
 
 
 def render_text(path):
@@ -294,3 +302,65 @@ def test_the_facts_ask_adds_are_one_for_each_event_as_the_format_allows(tmp_path
     r, saved = _ask(tmp_path, told)
     assert r.exit_code == 0, r.output
     assert _adjudicate_json(str(saved))["unknowns"][0]["id"] == "u1"    # the saved file is one adjudicate reads
+
+
+# --- a contradiction: refused at once when the account holds it, at the user's lines always ------
+
+BAD = os.path.join(ROOT, "tests", "bad_input")
+
+
+@pytest.mark.parametrize("name", sorted(f[:-5] for f in os.listdir(BAD) if f.endswith(".yaml")))
+def test_ask_refuses_every_bad_input_at_once_with_the_message_adjudicate_gives(tmp_path, monkeypatch, name):
+    """tests/bad_input/NAME.expected is what `adjudicate` says (tests/test_bad_input.py): `ask` says
+    exactly the same, before any question (nothing on standard output, nothing saved). An account
+    that contradicts itself was once interviewed on, then refused at the lines of the copy it saved."""
+    with open(os.path.join(BAD, name + ".expected"), encoding="utf-8") as fh:
+        first, _, err = fh.read().partition("\n")
+    af = tmp_path / "answers.txt"
+    af.write_text("1\n" * 20, encoding="utf-8")        # whatever would be answered: nothing is asked
+    saved = tmp_path / "built.yaml"
+    monkeypatch.chdir(BAD)
+    r = CliRunner().invoke(main, ["ask", name + ".yaml", "--answers", str(af), "--save", str(saved)])
+    assert (f"exit {r.exit_code}", r.stderr) == (first, err)
+    assert r.stdout == "" and not saved.exists()
+
+
+@pytest.mark.parametrize("events, refused", [
+    # East's card with no trick led: impossible whatever he held
+    ("  - renounce: {by: E, card: 3C}\n  - play: {by: S, card: 2S}\n", True),
+    # to North's lead: possible, and whether he held a spade is asked
+    ("  - lead: {by: N, card: AS}\n  - renounce: {by: E, card: 3C}\n", False),
+])
+def test_an_account_impossible_whatever_its_unknown_facts_is_refused_before_any_question(tmp_path, events, refused):
+    told = tmp_path / "told.yaml"
+    told.write_text("game: whist\ndealer: S\ntrump: hearts\nstart: {trick: 3, leader: N}\nevents:\n"
+                    f"{events}unknown:\n  - {{event: 2, field: holding}}\n", encoding="utf-8")
+    want = CliRunner().invoke(main, ["adjudicate", str(told)])
+    r, saved = _ask(tmp_path, told, ["1"])
+    if refused:
+        assert want.exit_code == 2 and "cannot have happened" in want.stderr
+        assert (r.exit_code, r.stderr, r.stdout) == (2, want.stderr, "") and not saved.exists()
+    else:
+        assert want.exit_code == 0 and r.exit_code == 0, r.output
+        assert "> " in r.stdout and saved.exists()
+
+
+@pytest.mark.parametrize("answer, refused", [("1", True), ("2", False)])
+def test_a_contradiction_an_answer_brings_names_the_user_s_line_and_the_answer(tmp_path, answer, refused):
+    """North holds the ace of spades; East led the three: a winning lead cannot be. The account says
+    nothing of it (adjudicate rules on it); answering that it was winning is the contradiction."""
+    told = tmp_path / "told.yaml"
+    told.write_text("game: whist\ndealer: S\ntrump: hearts\nhands:\n  N: [AS, 2H]\nevents:\n"
+                    "  - lead: {by: E, card: 3S}\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["adjudicate", str(told)]).exit_code == 0
+    r, saved = _ask(tmp_path, told, [answer])
+    assert "At the lead by East (event 1, line 7), winning" in r.stdout
+    if refused:
+        assert r.exit_code == 2, r.output
+        head, lead, said, *_ = r.stderr.splitlines()
+        assert head == f"{told}: this incident cannot have happened as described:"
+        assert lead == "  - East's lead at line 7 is said to be a winning card, but an adversary held a better one of its suit"
+        assert said.startswith('  - with the answer "yes" to the question: At the lead by East (event 1, line 7)')
+        assert str(saved) not in r.stderr
+    else:
+        assert r.exit_code == 0 and "cannot have happened" not in r.output
