@@ -364,3 +364,20 @@ def test_a_contradiction_an_answer_brings_names_the_user_s_line_and_the_answer(t
         assert str(saved) not in r.stderr
     else:
         assert r.exit_code == 0 and "cannot have happened" not in r.output
+
+
+@pytest.mark.parametrize("answer, claim_at", [(0, 12), (1, 13)])   # as written; the other way round
+def test_the_ruling_cites_each_event_at_the_line_the_user_wrote_it_even_when_an_answer_moves_it(
+        tmp_path, answer, claim_at):
+    """Which came first, the claim (written at line 26) or the cut (line 27)? Whichever the answer,
+    the claim is cited at line 26 and the cut at line 27, never at the saved copy's lines."""
+    iv = ask.Interview(CLAIM)
+    order = next(i for i, u in enumerate(iv.space.unknowns) if u.kind == "order")
+    iv.answer(order, answer)
+    saved = tmp_path / "built.yaml"
+    saved.write_text(ask.dump(iv.completed()), encoding="utf-8")
+    inc = iv.as_told(incident.load(str(saved)))
+    claim = inc.events[claim_at - 1]
+    cut = inc.events[(25 - claim_at) - 1]
+    assert (claim.name, claim.line) == ("claim-revoke", 26) and (cut.name, cut.line) == ("cut-for-next-deal", 27)
+    assert inc.file == iv.path and inc.key_lines["events"] == incident.load(CLAIM).key_lines["events"]
