@@ -176,6 +176,10 @@ class Narrator:
 
     def __init__(self, inc: Incident):
         self.inc = inc
+        self.names = names_of(inc)
+
+    def sentence(self, text: str) -> str:
+        return sentence(text, self.names)
 
     # --- values in words ------------------------------------------------------------------
     def seat(self, seat) -> str:
@@ -270,7 +274,7 @@ class Narrator:
                 break
         if not text:
             text = self.generic(ev.name, words)
-        return sentence(text)
+        return self.sentence(text)
 
     @staticmethod
     def _fill(phrase: str, words: dict, flags: set) -> str | None:
@@ -300,45 +304,45 @@ class Narrator:
     def setting(self) -> list[str]:
         top, out = self.inc.top, []
         if self.inc.players:
-            out.append(sentence(_and([f"{registry.table(self.inc.game).word(s)} is {n}"
+            out.append(self.sentence(_and([f"{registry.table(self.inc.game).word(s)} is {n}"
                                       for s, n in self.inc.players.items()])))
         for key in ("dummy", "dummies"):
             if key in top:
                 seats = top[key] if isinstance(top[key], list) else [top[key]]
-                out.append(sentence(f"{_and([self.seat(s) for s in seats])} "
+                out.append(self.sentence(f"{_and([self.seat(s) for s in seats])} "
                                     f"{'is Dummy' if len(seats) == 1 else 'are the Dummies'}"))
         if "dealer" in top:
-            out.append(sentence(f"{self.seat(top['dealer'])} is the dealer"))
+            out.append(self.sentence(f"{self.seat(top['dealer'])} is the dealer"))
         if "bid" in top:
-            out.append(sentence(self.bid(top["bid"])))
+            out.append(self.sentence(self.bid(top["bid"])))
         if "trump_card" in top:
-            out.append(sentence(f"The {card_words(top['trump_card'])} is turned up: "
+            out.append(self.sentence(f"The {card_words(top['trump_card'])} is turned up: "
                                 f"{top['trump']} are trumps"))
         elif "trump" in top:
-            out.append(sentence(f"{top['trump']} are trumps"))
+            out.append(self.sentence(f"{top['trump']} are trumps"))
         if "score" in top:
-            out.append(sentence("The score: " + self.value("side-scores", top["score"])))
+            out.append(self.sentence("The score: " + self.value("side-scores", top["score"])))
         if "partie" in top:
             deals = top["partie"]["deals"]
             told = "; ".join(f"deal {k}, " + _and([f"{self.seat(x)} {n}" for x, n in d.items()])
                              for k, d in enumerate(deals, start=1))
             kind = "a partie of four deals" if top["partie"]["four_deals"] else "the partie"
-            out.append(sentence(f"The scores in {kind} so far: {told}" if deals
+            out.append(self.sentence(f"The scores in {kind} so far: {told}" if deals
                                 else f"This is the first deal of {kind}"))
         if "stakes" in top:         # loo, poker
             unit = top["stakes"].get("unit")
             told = [f"{k} {n}" + (f" {unit}" if unit else "") for k, n in top["stakes"].items() if k != "unit"]
-            out.append(sentence("The stakes: " + _and(told)))
+            out.append(self.sentence("The stakes: " + _and(told)))
         if "jack_pot" in top:
             n = top["jack_pot"]
-            out.append(sentence(f"This game is a jack-pot, the {ORDINAL[n] if n < len(ORDINAL) else f'number {n}'} "
+            out.append(self.sentence(f"This game is a jack-pot, the {ORDINAL[n] if n < len(ORDINAL) else f'number {n}'} "
                                 "in a row"))
         if top.get("variations"):
-            out.append(sentence("The company agreed before play to " + _and([v.replace("-", " ")
+            out.append(self.sentence("The company agreed before play to " + _and([v.replace("-", " ")
                                                                             for v in top["variations"]])))
         if "start" in top:
             trick, leader = top["start"]
-            out.append(sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))
+            out.append(self.sentence(f"{self.seat(leader)} has the lead for the {self.value('trick', trick)} trick"))
         return out
 
     BID_WORDS = {"little-misere": "little misère", "grand-misere": "grand misère", "little-spread": "little spread",
@@ -366,11 +370,24 @@ class Narrator:
         return " ".join(self.setting() + [self.event(ev) for ev in self.inc.events])
 
 
-def sentence(text: str) -> str:
+def names_of(inc: Incident) -> tuple[str, ...]:
+    """The players' names as written (`players`, `candidates`): a sentence may begin with one."""
+    return tuple(inc.players.values()) + tuple(getattr(inc, "candidates", None) or ())
+
+
+def capital(text: str, names: tuple[str, ...] = ()) -> str:
+    """The text with a capital first letter, unless it begins with a player's name: a name stays
+    as written (a player called `yes` or `null` is not made `Yes` or `Null`)."""
+    if not text or any(n and text.startswith(n) and not text[len(n):len(n) + 1].isalnum() for n in names):
+        return text
+    return text[0].upper() + text[1:]
+
+
+def sentence(text: str, names: tuple[str, ...] = ()) -> str:
     text = re.sub(r"\s+", " ", text).strip().replace(" ,", ",")
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    text = capital(text, names)
     return text if text.endswith((".", "!", "?", ".\u201d", "!\u201d", "?\u201d")) else text + "."
 
 

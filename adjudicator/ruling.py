@@ -147,6 +147,8 @@ def build(inc: Incident, sol: Solution) -> dict:
         for args in sol.get(pred):
             by[args[0]][pred].append(args[1:])
 
+    from .narrator import capital, names_of
+    names = names_of(inc)
     rulings = []
     for r, kind in sol.get("ruling"):
         attrs = by[r]
@@ -156,7 +158,7 @@ def build(inc: Incident, sol: Solution) -> dict:
             reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
             lead = "No penalty" if kind.string == "no-penalty" else "No remedy"
             text = f"{lead}: {text}" + (f"; {'; '.join(reasons)}" if reasons else "")
-        text = text[0].upper() + text[1:] if text else text
+        text = capital(text, names)
         maynot: dict[str, dict] = {}
         for seat_sym, law, why in attrs["r_maynot"]:
             seat = namer.ident(seat_sym)
@@ -195,7 +197,7 @@ def build(inc: Incident, sol: Solution) -> dict:
     findings = []
     for fid in sorted(found, key=lambda k: order[k]):
         e = found[fid]
-        e["text"] = e["text"][0].upper() + e["text"][1:] if e["text"] else e["text"]
+        e["text"] = capital(e["text"], names)
         e["laws"] = sorted(e["laws"], key=law_key)
         findings.append(e)
 

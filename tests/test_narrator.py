@@ -92,3 +92,33 @@ def test_adjudicate_shows_the_story_above_the_ruling_unless_told_not_to(flag):
     assert ("story" in js) == (not flag)
     if not flag:
         assert js["story"].startswith("South is the dealer.")
+
+
+NAMED = """
+game: whist
+players: {N: Off, E: No, S: yes, W: "null"}
+dealer: S
+trump: hearts
+start: {trick: 3, leader: N}
+events:
+  - lead: {by: W, card: KS}
+"""
+
+
+def test_a_players_name_opening_a_sentence_stays_as_written(tmp_path):
+    # `yes` deals and `null` leads out of turn: the sentences that begin with them keep their case
+    p = tmp_path / "named.yaml"
+    p.write_text(NAMED)
+    story = narrator.tell(incident.load(str(p)))
+    assert "yes is the dealer." in story and "Yes is the dealer" not in story
+    assert "null leads the king of spades" in story and "Null" not in story
+    r = CliRunner().invoke(main, ["adjudicate", "--json", str(p)])
+    texts = [f["text"] for f in json.loads(r.stdout)["findings"]]
+    assert any(t.startswith("null (W) led out of turn") for t in texts), texts
+
+
+def test_a_sentence_that_begins_with_a_word_like_a_name_is_still_capitalised():
+    # the boundary: a name is kept only where it is the whole first word
+    assert narrator.capital("offers made", ("Off",)) == "Offers made"
+    assert narrator.capital("off leads", ("off",)) == "off leads"
+    assert narrator.capital("yesterday", ("yes",)) == "Yesterday"
