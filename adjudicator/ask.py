@@ -185,7 +185,7 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
     """Interview, save, and return (the saved file, the ruling printed). `echo` repeats each
     answer read (from a file or a pipe, which the terminal does not show)."""
     from .opening import Prompt         # the same prompt as the opening's (it echoes an answer escaped)
-    iv = Interview(path)
+    iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
     prompt = Prompt(read_line, out, echo)
     say = prompt.say
     say(f"{iv.inc.game} -- {iv.path}")

@@ -381,3 +381,18 @@ def test_the_ruling_cites_each_event_at_the_line_the_user_wrote_it_even_when_an_
     cut = inc.events[(25 - claim_at) - 1]
     assert (claim.name, claim.line) == ("claim-revoke", 26) and (cut.name, cut.line) == ("cut-for-next-deal", 27)
     assert inc.file == iv.path and inc.key_lines["events"] == incident.load(CLAIM).key_lines["events"]
+
+
+@pytest.mark.parametrize("given", ["file", "-"])
+def test_the_incident_on_standard_input_is_read_when_the_answers_come_from_a_file(tmp_path, given):
+    """`ask - --answers F` read nothing from standard input ("the file is empty")."""
+    af = tmp_path / "answers.txt"
+    af.write_text("1\n", encoding="utf-8")
+    out = tmp_path / "built.yaml"
+    with open(HELD, "rb") as fh:
+        data = fh.read()
+    r = CliRunner().invoke(main, ["ask", HELD if given == "file" else "-", "--answers", str(af), "--save", str(out)],
+                           input=data)
+    assert r.exit_code == 0, r.output
+    assert "Did Brown (E) hold a spade" in r.stdout
+    assert incident.load(str(out)).events[1].fields["holding"] == [("suit", "spades")]
