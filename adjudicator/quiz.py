@@ -22,8 +22,10 @@ import random
 import re
 from dataclasses import asdict, dataclass, field
 
-from . import laws, registry
+from . import laws, reading, registry
 from .errors import AdjudicatorError, InputError, safe
+from .reading import MAX_ANSWER, MAX_LINE, MAX_TRIES, QUOTE, LongAnswer, read_answer  # noqa: F401 (quiz.X as before)
+from .reading import too_long as _too_long
 
 NONE_REMEDIES = ("no-penalty", "no-remedy")
 STATUS_CHOICES = {
@@ -638,54 +640,8 @@ def explanation(q: Question) -> str:
 # --- the interactive drill ----------------------------------------------------------------------
 
 QUIT = {"q", "quit", "exit", ":q"}
-MAX_ANSWER = 500          # bytes of one answer's line (its end of line aside): longer is no answer
-MAX_LINE = 1 << 20        # a line still going past this (`cat /dev/zero`) is no answer at all: the quiz stops
-MAX_TRIES = 5             # answers in a row that cannot be read before the quiz stops (`yes zz`)
-QUOTE = 40                # what was written, as a message quotes it
-
-
-class LongAnswer(Exception):
-    """A line of input longer than MAX_ANSWER (`endless`: still going past MAX_LINE, and left unread)."""
-
-    def __init__(self, start: str, endless: bool = False):
-        self.start, self.endless = start, endless
-        super().__init__(start)
-
-
-def _decoded(raw) -> str:
-    """A line as text: bytes that are not UTF-8 kept visible as \\xNN (never a lone surrogate)."""
-    return raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else raw
-
-
-def read_answer(stream) -> str | None:
-    """One answer's line from `stream` (binary, or text), without its end of line; None at the end
-    of input. Bounded: a line longer than MAX_ANSWER raises LongAnswer, the rest of it read and
-    dropped in small pieces up to MAX_LINE, past which it is left unread (LongAnswer.endless)."""
-    raw = stream.readline(MAX_ANSWER + 2)
-    if not raw:
-        return None
-    nl = "\n" if isinstance(raw, str) else b"\n"
-    cr = "\r" if isinstance(raw, str) else b"\r"
-    ended = raw.endswith(nl)
-    body = raw[:-1] if ended else raw
-    body = body[:-1] if body.endswith(cr) else body
-    if len(body) <= MAX_ANSWER:
-        return _decoded(body)
-    start = _decoded(body[:MAX_ANSWER])
-    if ended or len(raw) < MAX_ANSWER + 2:     # the whole line was read: one long answer
-        raise LongAnswer(start)
-    total = len(raw)
-    while total <= MAX_LINE:
-        chunk = stream.readline(1 << 16)
-        if not chunk or chunk.endswith(nl):
-            raise LongAnswer(start)
-        total += len(chunk)
-    raise LongAnswer(start, endless=True)
-
-
-def _too_long(said: str) -> bool:
-    """Longer than MAX_ANSWER bytes in UTF-8 (as the terminal's line is bounded)."""
-    return len(said) > MAX_ANSWER or len(said.encode("utf-8", "surrogatepass")) > MAX_ANSWER
+# The bound on answers (MAX_ANSWER, MAX_LINE, MAX_TRIES, read_answer) is the one every interactive
+# command reads with: reading.py.
 
 
 def not_read(q: Question, said: str, too_long: bool = False) -> str:
@@ -730,8 +686,7 @@ def run(questions: list[Question], store, read, echo) -> dict:
                 line = read()
             except LongAnswer as e:
                 if e.endless:
-                    return stop(f"a line of input ran past {MAX_LINE} bytes without an end "
-                                f"('{safe(e.start, QUOTE)}'): that is no answer")
+                    return stop(reading.endless(e.start))
                 line, too_long = e.start, True
             if line is None or line.strip().lower() in QUIT:
                 return stop()
@@ -741,8 +696,7 @@ def run(questions: list[Question], store, read, echo) -> dict:
             tries += 1
             echo(not_read(q, line, too_long))
             if tries >= MAX_TRIES:
-                return stop(f"{MAX_TRIES} answers in a row to question {i} could not be read "
-                            f"(the last: '{safe(line.strip(), QUOTE)}')")
+                return stop(reading.unreadable(f"to question {i}", line))
         asked += 1
         right += g.right
         due = store.record(q, g.right, g.said) if store is not None else None
@@ -795,40 +749,13 @@ def _sheet_refusal(path: str, out: str, what: str):
 
 def _check_sheet_path(path: str, out: str) -> None:
     """A sheet's file must be a regular file or a new one: a FIFO (which would wait for a reader
-    for ever), a device or a folder is refused."""
-    import stat
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        if not os.path.isdir(os.path.dirname(path) or "."):
-            raise _sheet_refusal(path, out, "cannot be written (its folder does not exist)") from None
-        return
-    except OSError as e:
-        raise _sheet_refusal(path, out, f"cannot be used ({(e.strerror or 'error').lower()})") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise _sheet_refusal(path, out, "is not a regular file (" + (
-            "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
-            else "a device or a socket") + ")")
+    for ever), a device or a folder is refused (reading.check_writable, as `ask --save`)."""
+    reading.check_writable(path, lambda what: _sheet_refusal(path, out, what))
 
 
 def _sheet_file(path: str, out: str):
-    """The sheet's file, opened to write. The open never blocks (O_NONBLOCK: a FIFO put there
-    since the check is not waited on) and what it opened is checked again."""
-    import stat
-
-    def refuse(what: str):
-        return _sheet_refusal(path, out, what)
-
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags, 0o666)
-    except OSError as e:
-        raise refuse(f"cannot be written ({(e.strerror or 'error').lower()})") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise refuse("is not a regular file")
-    os.ftruncate(fd, 0)
-    return os.fdopen(fd, "w", encoding="utf-8")
+    """The sheet's file, opened to write without blocking, and checked again (reading.open_to_write)."""
+    return reading.open_to_write(path, lambda what: _sheet_refusal(path, out, what))
 
 
 def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:

@@ -1,0 +1,134 @@
+"""Answers read with a bound, and the files a command reads answers from or writes to checked.
+
+One mechanism for every interactive command (the quiz, `ask`): an answer's line is at most
+MAX_ANSWER bytes, a line still going past MAX_LINE is no answer at all and stops the command,
+and MAX_TRIES answers in a row that cannot be read stop it too (exit 2). A file named for
+answers must be a regular file, and a file to write a regular file or a new one: a FIFO would
+wait for ever, a device (/dev/zero) never end. Both are opened without blocking and checked
+again on what was opened.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from typing import Callable
+
+from .errors import safe
+
+MAX_ANSWER = 500          # bytes of one answer's line (its end of line aside): longer is no answer
+MAX_LINE = 1 << 20        # a line still going past this (`cat /dev/zero`) is no answer at all: the command stops
+MAX_TRIES = 5             # answers in a row that cannot be read before the command stops (`yes zz`)
+QUOTE = 40                # what was written, as a message quotes it
+
+
+class LongAnswer(Exception):
+    """A line of input longer than MAX_ANSWER (`endless`: still going past MAX_LINE, and left unread)."""
+
+    def __init__(self, start: str, endless: bool = False):
+        self.start, self.endless = start, endless
+        super().__init__(start)
+
+
+def _decoded(raw) -> str:
+    """A line as text: bytes that are not UTF-8 kept visible as \\xNN (never a lone surrogate)."""
+    return raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else raw
+
+
+def read_answer(stream) -> str | None:
+    """One answer's line from `stream` (binary, or text), without its end of line; None at the end
+    of input. Bounded: a line longer than MAX_ANSWER raises LongAnswer, the rest of it read and
+    dropped in small pieces up to MAX_LINE, past which it is left unread (LongAnswer.endless)."""
+    raw = stream.readline(MAX_ANSWER + 2)
+    if not raw:
+        return None
+    nl = "\n" if isinstance(raw, str) else b"\n"
+    cr = "\r" if isinstance(raw, str) else b"\r"
+    ended = raw.endswith(nl)
+    body = raw[:-1] if ended else raw
+    body = body[:-1] if body.endswith(cr) else body
+    if len(body) <= MAX_ANSWER:
+        return _decoded(body)
+    start = _decoded(body[:MAX_ANSWER])
+    if ended or len(raw) < MAX_ANSWER + 2:     # the whole line was read: one long answer
+        raise LongAnswer(start)
+    total = len(raw)
+    while total <= MAX_LINE:
+        chunk = stream.readline(1 << 16)
+        if not chunk or chunk.endswith(nl):
+            raise LongAnswer(start)
+        total += len(chunk)
+    raise LongAnswer(start, endless=True)
+
+
+def too_long(said: str) -> bool:
+    """Longer than MAX_ANSWER bytes in UTF-8 (as the terminal's line is bounded)."""
+    return len(said) > MAX_ANSWER or len(said.encode("utf-8", "surrogatepass")) > MAX_ANSWER
+
+
+def endless(start: str) -> str:
+    """Why a command stops on a line without end."""
+    return (f"a line of input ran past {MAX_LINE} bytes without an end "
+            f"('{safe(start, QUOTE)}'): that is no answer")
+
+
+def unreadable(where: str, last: str) -> str:
+    """Why a command stops after MAX_TRIES answers in a row it could not read (`where`: 'to question 3')."""
+    return f"{MAX_TRIES} answers in a row {where} could not be read (the last: '{safe(last.strip(), QUOTE)}')"
+
+
+# --- files named for answers or for output ------------------------------------------------------
+
+Refuse = Callable[[str], Exception]       # what is said of the path ("is not a regular file") -> the error
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a device or a socket")
+
+
+def check_writable(path: str, refuse: Refuse) -> None:
+    """A file to write must be a regular file or a new one in a folder that exists: a FIFO (which
+    would wait for a reader for ever), a device or a folder is refused."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(path) or "."):
+            raise refuse("cannot be written (its folder does not exist)") from None
+        return
+    except (OSError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
+        raise refuse(f"cannot be used ({why.lower()})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
+
+
+def open_to_write(path: str, refuse: Refuse):
+    """The file, opened to write text (UTF-8) from its start. The open never blocks (O_NONBLOCK: a
+    FIFO put there since the check is not waited on) and what it opened is checked again."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except (OSError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
+        raise refuse(f"cannot be written ({why.lower()})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise refuse(f"is not a regular file ({_kind(mode)})")
+    os.ftruncate(fd, 0)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def open_to_read(path: str, refuse: Refuse):
+    """A regular file opened to read bytes (read_answer reads it a bounded line at a time). Opened
+    without blocking and checked before any read: a FIFO, a device (/dev/zero) or a folder is refused."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
+        raise refuse(f"cannot be read ({why.lower()})") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise refuse(f"is not a regular file ({_kind(mode)})")
+    return os.fdopen(fd, "rb")
