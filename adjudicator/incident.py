@@ -581,7 +581,7 @@ class Checker:
         if isinstance(y.value, (dict, list)) or y.value is None:
             raise self.err(y, f"{what}: expected a player's name, not '{shown(y)}'",
                            "write the name after the seat, e.g. N: Ames")
-        v = y.text().strip()
+        v = y.text().strip(" \t")       # (only spaces: a control character at either end is refused below)
         if not v:
             raise self.err(y, f"{what}: a player's name cannot be empty")
         bad = next((c for c in v if not c.isprintable()), None)

@@ -177,7 +177,8 @@ def test_a_long_value_is_quoted_short_in_the_message(tmp_path):
     assert r.stderr.startswith(f"{p}:3:16: lead.by: '{'x' * 40}...' is not a seat") and len(r.stderr) < 300
 
 
-@pytest.mark.parametrize("name", ["B\u202eevil", "Ames\x1b[31m", "Am\u0085es", "Am\res", "Am\u200bes"])
+@pytest.mark.parametrize("name", ["B\u202eevil", "Ames\x1b[31m", "Am\u0085es", "Am\res", "Am\u200bes",
+                                  "Ames\u0085", "\u0085Ames", "Ames\x1c", "Ames\r"])
 def test_a_name_that_would_rewrite_the_terminal_is_refused(tmp_path, name):
     p = tmp_path / "n.yaml"
     p.write_text(f'game: whist\nplayers: {{N: {json.dumps(name)}}}\nevents: []\n')
@@ -732,3 +733,10 @@ def test_a_file_in_error_gives_the_same_json_line_alone_as_among_several(tmp_pat
     assert rc1 == rc2 == 2
     assert alone.splitlines() == several.splitlines()[:1]
     assert json.loads(alone)["error"]["file"] == str(bad) and list(json.loads(alone)) == ["error"]
+
+
+def test_spaces_around_a_name_are_not_part_of_it(tmp_path):
+    # (the boundary of the test above: spaces are trimmed, control characters are refused)
+    p = tmp_path / "n.yaml"
+    p.write_text('game: whist\nplayers: {N: "  Ames ", E: Brown}\nevents: []\n')
+    assert incident.load(str(p)).players["N"] == "Ames"
