@@ -481,7 +481,7 @@ def test_a_sheet_replaces_a_regular_file(tmp_path):
     (tmp_path / "club.md").write_text("old " * 10_000)
     out = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", str(tmp_path / "club")])
     assert out.exit_code == 0, out.output
-    assert (tmp_path / "club.md").read_text().startswith("# Law quiz") and "old" not in (tmp_path / "club.md").read_text()
+    assert (tmp_path / "club.md").read_text().startswith("# Law quiz") and "old old" not in (tmp_path / "club.md").read_text()
 
 
 def test_a_sheets_name_is_quoted_short_and_on_one_line(tmp_path, monkeypatch):
