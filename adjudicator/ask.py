@@ -20,8 +20,8 @@ from typing import Callable, TextIO
 
 import yaml
 
-from . import cases, incident, render, ruling, schema, unknowns
-from .errors import InconsistentIncident, InputError
+from . import cases, incident, reading, render, ruling, schema, unknowns
+from .errors import InconsistentIncident, InputError, safe
 
 DONT_KNOW = ("?", "0", "d", "dk", "don't know", "dont know", "i don't know", "i dont know", "unknown", "")
 
@@ -180,16 +180,40 @@ def _parse_answer(line: str, alts: list) -> int | None | str:
     return "again"
 
 
-def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
-        echo: bool = False) -> tuple[str, dict]:
-    """Interview, save, and return (the saved file, the ruling printed). `echo` repeats each
-    answer read (from a file or a pipe, which the terminal does not show)."""
-    from .opening import Prompt         # the same prompt as the opening's (it echoes an answer escaped)
+def save_refusal(target: str):
+    """What refuses a file --save cannot be: the file named short and escaped, and the fix."""
+    def refuse(what: str) -> InputError:
+        return InputError(f"cannot save the incident: '{reading.path_shown(target)}' {what}", "adjudicator ask --save",
+                          hint="name a new file, or a regular file to replace, in a folder that exists")
+    return refuse
+
+
+def _save(target: str, text: str) -> None:
+    """Write the incident to `target`: a regular file or a new one, opened without blocking (a FIFO
+    there would wait for a reader for ever), as the quiz writes its sheets (reading.py)."""
+    refuse = save_refusal(target)
+    with reading.open_to_write(target, refuse) as fh:
+        try:
+            fh.write(text)
+        except OSError as e:
+            raise refuse(f"cannot be written ({(e.strerror or 'write error').lower()})") from None
+
+
+def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO,
+        echo: bool = False) -> dict:
+    """Interview, save, and return what was done: the file, each question asked with the answer
+    given, the file saved and the ruling (`ask --json`). `read()` gives one answer's line, read with
+    the bound of reading.read_answer; `echo` repeats each answer read (from a file or a pipe, which
+    the terminal does not show)."""
+    from .opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
+    if save is not None:
+        reading.check_writable(save, save_refusal(save))      # before any question, not after the interview
     iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
-    prompt = Prompt(read_line, out, echo)
+    prompt = Prompt(read, out, echo)
     say = prompt.say
     say(f"{iv.inc.game} -- {iv.path}")
     say("I ask only what the ruling turns on. Answer with the number; 0 or ? for \"I don't know\".")
+    asked = []
     while True:
         q = iv.next_question()
         if q is None:
@@ -203,44 +227,39 @@ def run(path: str, save: str | None, read_line: Callable[[], str], out: TextIO,
         for i, a in enumerate(u.alternatives, start=1):
             say(f"  {i}. {a.label[:1].upper()}{a.label[1:]}")
         say("  0. I don't know")
-        while True:
-            line = prompt.line()
-            if prompt.ended:                     # end of input: nothing more is known
-                got = None
-                break
-            got = _parse_answer(line, u.alternatives)
-            if got != "again":
-                break
-            say(f"  Please answer 1-{len(u.alternatives)}, or 0 for \"I don't know\".")
+
+        def parse(line: str, alts=u.alternatives):
+            got = _parse_answer(line, alts)
+            return AGAIN if got == "again" else got
+        got = prompt.answer(parse, lambda _line, n=len(u.alternatives):
+                            f"  Please answer 1-{n}, or 0 for \"I don't know\".")
         iv.asked.append((ui, laws))
         iv.answer(ui, got)
-        if prompt.ended:
+        asked.append({"id": u.id, "question": u.question, "laws": laws,
+                      "alternatives": [a.label for a in u.alternatives],
+                      "answer": None if got is None else u.alternatives[got].label})
+        if prompt.ended:                         # end of input: nothing more is known
             break
     data = iv.completed()
     target = save or _default_save(iv.path)
-    try:
-        with open(target, "w", encoding="utf-8") as fh:
-            fh.write("# Built by `adjudicator ask`; `adjudicator adjudicate` rules on it again.\n")
-            fh.write(dump(data))
-    except OSError as e:
-        raise InputError(f"cannot save the incident: {e.strerror}", target,
-                         hint="give another file with --save")
+    _save(target, "# Built by `adjudicator ask`; `adjudicator adjudicate` rules on it again.\n" + dump(data))
     saved = iv.as_told(incident.load(target))    # the saved file as adjudicate reads it, at the user's lines
     try:
         if unknowns.has_unknowns(saved):
             result = unknowns.conditional(saved)
             told = unknowns.text(result, saved.players)
         else:
-            from . import engine
+            from . import engine, narrator
             result = ruling.build(saved, engine.solve(saved))
             told = render.ruling_text(result, saved.players)
+            result["story"] = narrator.tell(saved)     # as `adjudicate --json` gives it
     except InconsistentIncident as e:
         raise iv.refused(e) from None
     say("")
     say(told.rstrip("\n"))
     say("")
-    say(f"Saved the incident to {target}.")
-    return target, result
+    say(f"Saved the incident to {safe(target)}.")
+    return {"file": iv.path, "questions": asked, "saved": target, "ruling": result}
 
 
 def _default_save(path: str) -> str:
@@ -250,17 +269,14 @@ def _default_save(path: str) -> str:
     return base + "-answered.yaml"
 
 
-def run_from_game(game: str, words: str, save: str | None, read_line: Callable[[], str], out: TextIO,
-                  echo: bool = False) -> tuple[str, dict]:
+def run_from_game(game: str, words: str, save: str | None, read: Callable[[], str | None], out: TextIO,
+                  echo: bool = False) -> dict:
     """Build the incident from the game and a few words (opening.py), save it, and interview on it."""
     from . import opening
-    p = opening.Prompt(read_line, out, echo)
-    data = opening.build(game, words, p)
     target = save or "incident-answered.yaml"
-    try:
-        with open(target, "w", encoding="utf-8") as fh:
-            fh.write(dump(data))
-    except OSError as e:
-        raise InputError(f"cannot save the incident: {e.strerror}", target, hint="give another file with --save")
+    reading.check_writable(target, save_refusal(target))     # before any question
+    p = opening.Prompt(read, out, echo)
+    data = opening.build(game, words, p)
+    _save(target, dump(data))
     out.write("\n")
-    return run(target, target, read_line, out, echo=echo)
+    return run(target, target, read, out, echo=echo)

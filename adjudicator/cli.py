@@ -238,14 +238,16 @@ def _story_text(story: str) -> str:
               help="Read the answers from this file, one a line, instead of standard input.")
 @click.option("--save", default=None, help="Where to save the incident built (default: FILE-answered.yaml here, "
               "or incident-answered.yaml when starting from a game).")
+@click.option("--json", "as_json", is_flag=True, help="Print the questions asked, the answers, the file saved and "
+              "the ruling as one line of JSON (the interview itself goes to standard error).")
 @click.pass_context
-def ask(ctx, args, game, answers, save):
+def ask(ctx, args, game, answers, save, as_json):
     """Interview about the incident in FILE, or about what happened at GAME told in a few WORDS (e.g.
     `ask --game piquet the younger hand looked at the cards he left`), asking only what the ruling
     turns on; save the incident built and print the ruling on it."""
     def go():
         import sys
-        from . import ask as interview
+        from . import ask as interview, reading
         from .errors import InputError
         if game is None and len(args) != 1:
             raise InputError("ask needs an incident FILE, or --game GAME and a few words", "adjudicator ask",
@@ -255,22 +257,28 @@ def ask(ctx, args, game, answers, save):
             raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
                              hint="give the incident as a file, or the answers with --answers FILE")
         fh = None
-        if answers:
-            try:
-                fh = open(answers, encoding="utf-8")
-            except OSError as e:
-                raise InputError(f"cannot read the answers: {e.strerror}", answers)
-        read, echo = (fh.readline, True) if fh else (sys.stdin.readline, not sys.stdin.isatty())
+        if answers:     # a regular file, opened without blocking: a FIFO or /dev/zero is refused at once
+            fh = reading.open_to_read(answers, lambda what: InputError(
+                f"cannot read the answers: '{reading.path_shown(answers)}' {what}", "adjudicator ask --answers",
+                hint="give a regular file with one answer a line (an empty one: \"I don't know\" to every question)"))
+        stream = fh if fh else getattr(sys.stdin, "buffer", sys.stdin)
+        echo = True if fh else not (sys.stdin is not None and sys.stdin.isatty())
+
+        def read():     # one answer's line, with the quiz's bound (reading.read_answer)
+            return reading.read_answer(stream) if stream is not None else None
+        out = sys.stderr if as_json else sys.stdout      # --json: standard output holds the JSON alone
         try:
             if game is None:
-                interview.run(args[0], save, read, sys.stdout, echo=echo)
+                done = interview.run(args[0], save, read, out, echo=echo)
             else:
-                interview.run_from_game(game, " ".join(args), save, read, sys.stdout, echo=echo)
+                done = interview.run_from_game(game, " ".join(args), save, read, out, echo=echo)
         finally:
             if fh:
                 fh.close()
+        if as_json:
+            click.echo(_json_line(done))
         return 0
-    _run(ctx.obj["debug"], go)
+    _run(ctx.obj["debug"], go, as_json)
 
 
 def _conditional_ruling(inc, as_json: bool) -> tuple[str, dict] | None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Callable, TextIO
 
-from . import incident, registry, schema
-from .errors import InputError
+from . import incident, reading, registry, schema
+from .errors import InputError, safe
 from .web import builder
 
 SHOWN = 8          # events offered for the words
@@ -63,12 +63,21 @@ def matching_events(game: str, words: str) -> list[tuple[str, str]]:
     return [(name, doc) for _s, _o, name, doc in sorted(scored)[:SHOWN]]
 
 
-class Prompt:
-    """Questions and answers on a terminal, a pipe or an answers file."""
+AGAIN = object()       # what a parser gives for an answer it cannot read
+STOP_HINT = ("answer each question on a line of its own: the number of a choice, or 0 or ? for \"I don't know\" "
+             f"(at most {reading.MAX_ANSWER} bytes)")
 
-    def __init__(self, read_line: Callable[[], str], out: TextIO, echo: bool):
-        self.read_line, self.out, self.echo = read_line, out, echo
+
+class Prompt:
+    """Questions and answers on a terminal, a pipe or an answers file. `read()` gives one answer's
+    line (reading.read_answer: None at the end of input; LongAnswer past the bound), so every
+    answer is read with the quiz's bound: a line without end, or reading.MAX_TRIES answers in a
+    row that cannot be read, stop the interview (exit 2)."""
+
+    def __init__(self, read: Callable[[], str | None], out: TextIO, echo: bool):
+        self.read, self.out, self.echo = read, out, echo
         self.ended = False
+        self.long = False            # the last line was longer than reading.MAX_ANSWER
 
     def say(self, s: str = "") -> None:
         print(s, file=self.out, flush=True)
@@ -76,30 +85,53 @@ class Prompt:
     def line(self) -> str:
         self.out.write("> ")
         self.out.flush()
-        got = self.read_line()
-        if got == "":
+        self.long = False
+        try:
+            got = self.read()
+        except reading.LongAnswer as e:
+            if e.endless:
+                self.say("")
+                raise InputError(f"the interview stops: {reading.endless(e.start)}", "adjudicator ask",
+                                 hint=STOP_HINT) from None
+            got, self.long = e.start, True
+        if got is None:
             self.ended = True
             self.say("")
             return ""
         if self.echo:                            # an answer from a file, shown escaped
-            from .errors import safe
-            self.out.write(safe(got.rstrip("\n"), 200) + "\n")
+            self.out.write(safe(got, 200) + "\n")
         return got.strip()
 
-    def pick(self, options: list[str], none: str | None) -> int | None:
-        """The number of an option (0-based), or None for the `none` answer (0) or the input's end."""
+    def answer(self, parse: Callable[[str], object], again: Callable[[str], str]):
+        """parse(line) of the first line it can read (AGAIN: it cannot), `again(line)` said after each
+        it cannot; None at the end of input (self.ended). reading.MAX_TRIES in a row stop the interview."""
+        tries = 0
         while True:
             got = self.line()
             if self.ended:
                 return None
+            value = AGAIN if self.long else parse(got)
+            if value is not AGAIN:
+                return value
+            tries += 1
+            if self.long:
+                self.say(f"  That answer is longer than {reading.MAX_ANSWER} bytes.")
+            self.say(again(got))
+            if tries >= reading.MAX_TRIES:
+                raise InputError(f"the interview stops: {reading.unreadable('to one question', got)}",
+                                 "adjudicator ask", hint=STOP_HINT)
+
+    def pick(self, options: list[str], none: str | None) -> int | None:
+        """The number of an option (0-based), or None for the `none` answer (0) or the input's end."""
+        def parse(got: str):
             if got.isdigit() and int(got) == 0 and none:
                 return None
             if got.isdigit() and 1 <= int(got) <= len(options):
                 return int(got) - 1
             hits = [i for i, o in enumerate(options) if o.lower().startswith(got.lower())] if got else []
-            if len(hits) == 1:
-                return hits[0]
-            self.say(f"  Please answer 1-{len(options)}" + (f", or 0 for {none}." if none else "."))
+            return hits[0] if len(hits) == 1 else AGAIN
+        return self.answer(parse, lambda _got: f"  Please answer 1-{len(options)}"
+                           + (f", or 0 for {none}." if none else "."))
 
 
 def _ask_field(p: Prompt, spec: dict, game: str) -> str:
@@ -113,25 +145,22 @@ def _ask_field(p: Prompt, spec: dict, game: str) -> str:
             p.say(f"    {i}. {label}")
         if spec["dont_know"]:
             p.say("    ?. I don't know")
-        while True:
-            got = p.line()
-            if p.ended:
-                return ""
+
+        def parse(got: str):
             if got == "?" and spec["dont_know"]:
                 return "?"
             if got == "" and not spec["required"]:
                 return ""
             if got.isdigit() and 1 <= int(got) <= len(labels):
                 return spec["options"][int(got) - 1]
-            if got in spec["options"]:
-                return got
-            p.say(f"    Please answer 1-{len(labels)}" + ("" if spec["required"] else ", or Enter to leave it out")
-                  + (", or ? for \"I don't know\"." if spec["dont_know"] else "."))
-    while True:
-        got = p.line()
-        if p.ended or got or not spec["required"]:
-            return got
-        p.say(f"    {spec['name']} is needed: {spec['type_doc'] or spec['doc']}")
+            return got if got in spec["options"] else AGAIN
+        got = p.answer(parse, lambda _got: f"    Please answer 1-{len(labels)}"
+                       + ("" if spec["required"] else ", or Enter to leave it out")
+                       + (", or ? for \"I don't know\"." if spec["dont_know"] else "."))
+        return "" if p.ended else got
+    got = p.answer(lambda got: got if got or not spec["required"] else AGAIN,
+                   lambda _got: f"    {spec['name']} is needed: {spec['type_doc'] or spec['doc']}")
+    return "" if p.ended else got
 
 
 def build(game: str, words: str, p: Prompt) -> dict:
@@ -156,6 +185,7 @@ def build(game: str, words: str, p: Prompt) -> dict:
         p.say("")
         p.say(f"No event of {game} matches \"{words[:60]}\"; here are all of them.")
         offered = [(n, doc) for _g, evs in builder.event_groups(game) for n, doc in evs]
+    refused = 0
     while not p.ended:
         p.say("")
         p.say("What happened " + ("first?" if not data["events"] else "next?"))
@@ -179,7 +209,12 @@ def build(game: str, words: str, p: Prompt) -> dict:
             incident.parse(builder.dump(trial), "the incident being built")
         except InputError as e:
             p.say(f"  That cannot be taken: {e.message}" + (f" ({e.hint})" if e.hint else "") + ". Again:")
+            refused += 1
+            if refused >= reading.MAX_TRIES:        # `yes 1`: events refused for ever, one after another
+                raise InputError(f"the interview stops: {reading.MAX_TRIES} events in a row could not be taken "
+                                 f"(the last: {e.message})", "adjudicator ask", hint=STOP_HINT) from None
             continue
+        refused = 0
         data = trial
     if not data["events"]:
         raise InputError("nothing happened to rule on: no event was given", "adjudicator ask",

@@ -738,7 +738,7 @@ def review_questions(ids: list[str], n: int) -> list[Question]:
 
 def _tail(path: str) -> str:
     """A path quoted short by its end (which of the sheet's files), made safe."""
-    return safe(path) if len(path) <= QUOTE else "..." + safe(path[-QUOTE:])
+    return reading.path_shown(path)
 
 
 def _sheet_refusal(path: str, out: str, what: str):

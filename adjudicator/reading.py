@@ -78,6 +78,11 @@ def unreadable(where: str, last: str) -> str:
 
 # --- files named for answers or for output ------------------------------------------------------
 
+def path_shown(path: str) -> str:
+    """A path quoted short by its end (the file's own name, which says which it is), made safe."""
+    return safe(path) if len(path) <= QUOTE else "..." + safe(path[-QUOTE:])
+
+
 Refuse = Callable[[str], Exception]       # what is said of the path ("is not a regular file") -> the error
 
 

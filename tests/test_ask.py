@@ -12,7 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator import ask, engine, incident, ruling, unknowns
+from adjudicator import ask, engine, incident, reading, ruling, unknowns
 from adjudicator.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -158,7 +158,8 @@ def test_the_interview_through_a_terminal(tmp_path):
 def test_ask_refuses_a_bad_file_with_exit_2(tmp_path):
     f = tmp_path / "bad.yaml"
     f.write_text("game: whist\nevents:\n  - lead: {by: N, card: ZZ}\n", encoding="utf-8")
-    r = CliRunner().invoke(main, ["ask", str(f), "--answers", os.devnull])
+    (tmp_path / "none.txt").write_text("")          # no answers (a device such as /dev/null is refused)
+    r = CliRunner().invoke(main, ["ask", str(f), "--answers", str(tmp_path / "none.txt")])
     assert r.exit_code == 2 and "bad.yaml:3" in r.stderr and "Traceback" not in r.stderr
 
 
@@ -396,3 +397,104 @@ def test_the_incident_on_standard_input_is_read_when_the_answers_come_from_a_fil
     assert r.exit_code == 0, r.output
     assert "Did Brown (E) hold a spade" in r.stdout
     assert incident.load(str(out)).events[1].fields["holding"] == [("suit", "spades")]
+
+
+# --- answers read with the quiz's bound (reading.py), and what ask prints of a file name -----------
+def _ask_with(tmp_path, args, answers: bytes):
+    af = tmp_path / "answers.txt"
+    af.write_bytes(answers)
+    return CliRunner().invoke(main, ["ask", *args, "--answers", str(af), "--save", str(tmp_path / "saved.yaml")])
+
+
+def test_endless_unreadable_answers_stop_the_interview_after_a_few_tries_with_exit_2(tmp_path):
+    # `yes | adjudicator ask --game whist lead out of turn` looped for ever on the dealer's question
+    r = CliRunner().invoke(main, ["ask", "--game", "whist", "lead", "out", "of", "turn",
+                                  "--save", str(tmp_path / "s.yaml")], input="y\n" * 100_000)
+    assert r.exit_code == 2, r.output
+    assert r.stdout.count("Please answer 1-4") == reading.MAX_TRIES
+    assert (f"adjudicator ask: the interview stops: {reading.MAX_TRIES} answers in a row to one question "
+            "could not be read (the last: 'y')") in r.stderr
+    assert "Traceback" not in r.output and not (tmp_path / "s.yaml").exists()
+
+
+def test_one_unreadable_answer_fewer_than_the_limit_still_lets_the_answer_in(tmp_path):
+    r = _ask_with(tmp_path, [HELD], b"zz\n" * (reading.MAX_TRIES - 1) + b"1\n")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("Please answer 1-2") == reading.MAX_TRIES - 1
+    assert incident.load(str(tmp_path / "saved.yaml")).events[1].fields["holding"] == [("suit", "spades")]
+    r = _ask_with(tmp_path, [HELD], b"zz\n" * reading.MAX_TRIES + b"1\n")
+    assert r.exit_code == 2 and "the interview stops" in r.stderr
+
+
+def test_events_refused_one_after_another_stop_the_opening_with_exit_2(tmp_path):
+    # `yes 1`: event 1 chosen and every field answered 1 for ever, each event refused
+    r = CliRunner().invoke(main, ["ask", "--game", "whist", "lead", "out", "of", "turn",
+                                  "--save", str(tmp_path / "s.yaml")], input="1\n" * 100_000)
+    assert r.exit_code == 2, r.output
+    assert r.stdout.count("That cannot be taken") == reading.MAX_TRIES
+    assert f"the interview stops: {reading.MAX_TRIES} events in a row could not be taken" in r.stderr
+
+
+def test_an_answer_of_500_bytes_is_read_and_one_of_501_is_not(tmp_path):
+    r = _ask_with(tmp_path, [HELD], b" " * (reading.MAX_ANSWER - 1) + b"1\n")
+    assert r.exit_code == 0 and "longer than" not in r.stdout, r.output
+    assert incident.load(str(tmp_path / "saved.yaml")).events[1].fields["holding"] == [("suit", "spades")]
+    r = _ask_with(tmp_path, [HELD], b" " * reading.MAX_ANSWER + b"1\n2\n")
+    assert r.exit_code == 0, r.output
+    assert f"That answer is longer than {reading.MAX_ANSWER} bytes." in r.stdout     # and asked again: 2
+    assert "holding" not in incident.load(str(tmp_path / "saved.yaml")).events[1].fields
+
+
+def test_answers_that_are_not_utf8_are_asked_again_not_an_internal_error(tmp_path):
+    r = _ask_with(tmp_path, [HELD], b"\xe9\xe9\n1\n")
+    assert r.exit_code == 0, r.output
+    assert "> \\xe9\\xe9\n" in r.stdout and "Please answer 1-2" in r.stdout and "internal error" not in r.output
+    r = _ask_with(tmp_path, [HELD], b"\xe9\xe9\n" * reading.MAX_TRIES)
+    assert r.exit_code == 2 and "(the last: '\\xe9\\xe9')" in r.stderr
+
+
+def test_the_saved_file_name_is_printed_escaped(tmp_path):
+    af = tmp_path / "answers.txt"
+    af.write_text("1\n")
+    name = str(tmp_path / "s\x1b[2J\nX.yaml")
+    r = CliRunner().invoke(main, ["ask", HELD, "--answers", str(af), "--save", name])
+    assert r.exit_code == 0, r.output
+    assert f"Saved the incident to {tmp_path}/s\\x1b[2J\\nX.yaml." in r.stdout
+    assert "\x1b" not in r.output and "\nX.yaml" not in r.output
+    assert os.path.exists(name)
+
+
+# --- ask --json ------------------------------------------------------------------------------------
+def test_ask_json_gives_the_questions_the_answers_the_file_saved_and_adjudicates_ruling(tmp_path):
+    af = tmp_path / "answers.txt"
+    af.write_text("1\n")
+    saved = str(tmp_path / "saved.yaml")
+    r = CliRunner().invoke(main, ["ask", HELD, "--json", "--answers", str(af), "--save", saved])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("\n") == 1                  # one line of JSON, the interview on standard error
+    got = json.loads(r.stdout)
+    assert list(got) == ["file", "questions", "saved", "ruling"]
+    assert got["file"] == HELD and got["saved"] == saved
+    assert got["questions"] == [{"id": "u1", "question": got["questions"][0]["question"], "laws": ["28", "30", "31"],
+                                 "alternatives": ["Brown (E) held a spade", "Brown (E) did not hold a spade"],
+                                 "answer": "Brown (E) held a spade"}]
+    assert "Did Brown (E) hold a spade" in r.stderr
+    plain = _adjudicate_json(saved)          # the same ruling, citing the lines of the file the user wrote
+    assert list(got["ruling"]) == list(plain) and got["ruling"]["file"] == HELD
+    assert [x["remedy"] for x in got["ruling"]["rulings"]] == [x["remedy"] for x in plain["rulings"]]
+    assert [x["finding"] for x in got["ruling"]["findings"]] == [x["finding"] for x in plain["findings"]]
+    # "I don't know" (the end of the answers): the answer null, and the conditional ruling
+    af.write_text("")
+    got = json.loads(CliRunner().invoke(main, ["ask", HELD, "--json", "--answers", str(af), "--save", saved]).stdout)
+    assert got["questions"][0]["answer"] is None and got["ruling"]["depends_on"]["unknown"] == "u1"
+
+
+def test_ask_json_refusal_is_one_line_of_json(tmp_path):
+    r = CliRunner().invoke(main, ["ask", HELD, "--json", "--answers", str(tmp_path / "none.txt")])
+    assert r.exit_code == 2
+    assert r.stdout.count("\n") == 1
+    err = json.loads(r.stdout)["error"]
+    assert err["exit_code"] == 2 and err["file"] == "adjudicator ask --answers"
+    assert "cannot read the answers" in err["message"] and "no such file" in err["message"]
+    r = CliRunner().invoke(main, ["ask", "--json", "--game", "whist", "lead"], input="y\n" * 50)
+    assert r.exit_code == 2 and json.loads(r.stdout)["error"]["message"].startswith("the interview stops")

@@ -735,6 +735,82 @@ def test_a_file_in_error_gives_the_same_json_line_alone_as_among_several(tmp_pat
     assert json.loads(alone)["error"]["file"] == str(bad) and list(json.loads(alone)) == ["error"]
 
 
+# --- `adjudicator ask`: its answers read with the quiz's bound, its files checked as the quiz's ------
+ASKED = os.path.join(ROOT, "cases", "whist", "american-1893",
+                     "unknown-28-whether-the-renouncer-held-the-suit-led-decides-between-a-revoke-and-no-penalty.yaml")
+
+
+def _ask_peak_kb(args, stdin_path, cwd):
+    """`adjudicator ask ARGS < stdin_path` in a child of its own: (exit code, stderr, peak memory in KB)."""
+    code = ("import resource, subprocess, sys\n"
+            "with open(sys.argv[1], 'rb') as fh:\n"
+            "    r = subprocess.run(sys.argv[2:], stdin=fh, capture_output=True, timeout=60)\n"
+            "sys.stderr.write(r.stderr.decode('utf-8', 'replace'))\n"
+            "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    r = subprocess.run([sys.executable, "-c", code, stdin_path, _exe(), "ask", *args], capture_output=True,
+                       text=True, timeout=90, cwd=cwd)
+    rc, kb = r.stdout.split()
+    return int(rc), r.stderr, int(kb)
+
+
+def test_endless_zeros_on_standard_input_stop_ask_at_once_with_exit_2_not_gigabytes(tmp_path):
+    rc, err, kb = _ask_peak_kb([ASKED], "/dev/zero", tmp_path)
+    assert rc == 2, err
+    assert "the interview stops: a line of input ran past 1048576 bytes without an end" in err
+    assert "Traceback" not in err and "\x00" not in err and len(err.splitlines()[0]) < 400
+    assert kb < 600_000                 # it grew to 3.1 GB in 6 s when answers were read by a bare readline
+    assert not list(tmp_path.iterdir())      # stopped before anything was saved
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/null"])
+def test_a_device_given_for_ask_answers_is_refused_at_once(tmp_path, device):
+    r = cli("ask", ASKED, "--answers", device, "--save", str(tmp_path / "out.yaml"), timeout=10)
+    refused(*r, message=f"adjudicator ask --answers: cannot read the answers: '{device}' is not a regular file "
+                       "(a device or a socket)")
+    assert not (tmp_path / "out.yaml").exists()
+
+
+def test_a_fifo_given_for_ask_answers_is_refused_without_waiting_for_a_writer(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "answers.txt")
+    r = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", str(tmp_path / "o.yaml"),
+            timeout=10)
+    refused(*r, message="is not a regular file (a FIFO)")
+    assert "hint: give a regular file with one answer a line" in r[2]
+
+
+def test_a_fifo_given_for_ask_save_is_refused_before_any_question(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    os.mkfifo(tmp_path / "saved.yaml")
+    (tmp_path / "answers.txt").write_text("1\n")
+    r = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", str(tmp_path / "saved.yaml"),
+            timeout=10)
+    refused(*r, message="adjudicator ask --save: cannot save the incident: '")
+    assert "saved.yaml' is not a regular file (a FIFO)" in r[2] and "Did " not in r[1]    # no question asked
+    r = cli("ask", "--game", "whist", "lead", "out", "of", "turn", "--answers", str(tmp_path / "answers.txt"),
+            "--save", str(tmp_path / "saved.yaml"), timeout=10)
+    refused(*r, message="saved.yaml' is not a regular file (a FIFO)")
+    assert "Who dealt" not in r[1]
+
+
+def test_a_regular_file_given_for_ask_save_is_replaced(tmp_path):
+    (tmp_path / "saved.yaml").write_text("old old " * 10_000)
+    (tmp_path / "answers.txt").write_text("1\n")
+    rc, out, err, _ = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"),
+                          "--save", str(tmp_path / "saved.yaml"))
+    assert rc == 0, err
+    assert "old old" not in (tmp_path / "saved.yaml").read_text() and "holding" in (tmp_path / "saved.yaml").read_text()
+
+
+def test_a_save_folder_that_does_not_exist_is_refused_before_any_question(tmp_path):
+    (tmp_path / "answers.txt").write_text("1\n")
+    r = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", str(tmp_path / "no" / "s.yaml"))
+    refused(*r, message="s.yaml' cannot be written (its folder does not exist)")
+    assert "Did " not in r[1]
+
+
 def test_spaces_around_a_name_are_not_part_of_it(tmp_path):
     # (the boundary of the test above: spaces are trimmed, control characters are refused)
     p = tmp_path / "n.yaml"
