@@ -128,7 +128,7 @@ def _yaml_value(f: schema.Field, v):
 def _event_no(ck: Checker, inc: Incident, y: Y, what: str) -> int:
     n = y.value
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(inc.events):
-        raise ck.err(y, f"{what}: '{shown(n)}' is not the number of an event",
+        raise ck.err(y, f"{what}: '{shown(y)}' is not the number of an event",
                      f"events are numbered from 1 (the first) to {len(inc.events)} (the last), in the order written")
     return n
 
@@ -143,7 +143,7 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
     fname = m["field"].value
     f = spec.field(fname) if isinstance(fname, str) else None
     if f is None:
-        raise ck.err(m["field"], f"unknown.field: '{shown(fname)}' is not a field of the event '{ev.name}' "
+        raise ck.err(m["field"], f"unknown.field: '{shown(m['field'])}' is not a field of the event '{ev.name}' "
                      f"(event {n}, line {ev.line})",
                      f"its fields: {', '.join(x.name for x in spec.fields)}")
     if f.type == "text" and not f.choices:
@@ -155,14 +155,21 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
         if not isinstance(ys, list) or len(ys) < 2:
             raise ck.err(m["one-of"], "unknown.one-of: expected a list of at least two possibilities",
                          f"e.g. one-of: [{spec.example.split(':', 1)[0][2:]} ...]; write ~ for 'not so'")
+        items: list = []
         for it in ys:
             if it.value is None:
                 if f.required:
                     raise ck.err(it, f"unknown.one-of: `{fname}` is required in '{ev.name}', so ~ (not so) "
                                  "is no possibility", "list only values")
-                values.append(None)
+                value = None
             else:
-                values.append(ck.value(f, it, f"unknown.one-of ({ev.name}.{fname})"))
+                value = ck.value(f, it, f"unknown.one-of ({ev.name}.{fname})")
+            if value in values:     # read as the field reads it: `W`, `w` and `West` are one seat
+                was = items[values.index(value)]
+                raise ck.err(it, f"unknown.one-of: '{shown(it)}' is the possibility written '{shown(was)}' at "
+                             f"line {was.line}: one possibility cannot be listed twice", "list each possibility once")
+            values.append(value)
+            items.append(it)
     elif f.type == "bool":
         values = [True, False]
     elif f.choices:

@@ -129,6 +129,46 @@ def test_bad_unknown_entries_are_refused_with_the_line_and_a_hint(tmp_path, entr
     assert message in r.stderr and "bad.yaml:" in r.stderr and "Traceback" not in r.stderr
 
 
+def _unknown_entry(tmp_path, entry):
+    f = tmp_path / "bad.yaml"
+    f.write_text("game: whist\nevents:\n  - lead: {by: W, card: AS}\n  - renounce: {by: N, card: 3C}\n"
+                 f"unknown:\n  - {entry}\n", encoding="utf-8")
+    return CliRunner().invoke(main, ["adjudicate", str(f)])
+
+
+@pytest.mark.parametrize("entry, quoted", [
+    ("{event: 1, field: ~}", "unknown.field: '~' is not a field of the event 'lead'"),
+    ("{event: 1, field: null}", "unknown.field: 'null' is not a field of the event 'lead'"),
+    ("{event: 1, field: yes}", "unknown.field: 'yes' is not a field of the event 'lead'"),
+    ("{event: ~, field: by}", "unknown.event: '~' is not the number of an event"),
+    ("{event: yes, field: by}", "unknown.event: 'yes' is not the number of an event"),
+])
+def test_a_field_or_event_written_as_a_null_or_a_boolean_is_quoted_as_written(tmp_path, entry, quoted):
+    r = _unknown_entry(tmp_path, entry)
+    assert r.exit_code == 2, r.output
+    assert f"bad.yaml:6:" in r.stderr and quoted in r.stderr
+    assert "None" not in r.stderr and "True" not in r.stderr
+
+
+@pytest.mark.parametrize("one_of, message", [
+    ("[W, w, West]", "unknown.one-of: 'w' is the possibility written 'W' at line 6: one possibility cannot be listed twice"),
+    ("[West, N, W]", "unknown.one-of: 'W' is the possibility written 'West' at line 6"),
+    ("[true, ~, null]", "unknown.one-of: 'null' is the possibility written '~' at line 6"),
+])
+def test_a_one_of_naming_one_possibility_twice_in_any_spelling_is_refused_at_its_line(tmp_path, one_of, message):
+    r = _unknown_entry(tmp_path, f"{{event: 1, field: winning, one-of: {one_of}}}" if "~" in one_of
+                       else f"{{event: 1, field: by, one-of: {one_of}}}")
+    assert r.exit_code == 2, r.output
+    assert message in r.stderr and "hint: list each possibility once" in r.stderr
+
+
+@pytest.mark.parametrize("one_of", ["[W, N]", "[W, North, E]", "[true, ~]"])
+def test_a_one_of_naming_each_possibility_once_is_taken(tmp_path, one_of):
+    r = _unknown_entry(tmp_path, f"{{event: 1, field: winning, one-of: {one_of}}}" if "~" in one_of
+                       else f"{{event: 1, field: by, one-of: {one_of}}}")
+    assert r.exit_code == 0, r.output
+
+
 def test_too_many_relevant_unknowns_together_are_refused_with_a_hint():
     path = os.path.join(ROOT, "tests", "fixtures", "unknowns-too-many.yaml")
     r = CliRunner().invoke(main, ["adjudicate", path])
