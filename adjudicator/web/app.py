@@ -402,10 +402,12 @@ async def quiz_stats_page(request: Request):
 
 # --- the API: exactly the command's --json -------------------------------------------------------
 
-def _json(data, status: int = 200, one_line: bool = False) -> Response:
+def _json(data, status: int = 200, one_line: bool | None = None) -> Response:
     """As the command prints it: `adjudicate --json` and every refusal one line (cli._json_line,
-    cli._fail), the lookups indented by two; UTF-8 as is."""
-    if one_line or status >= 400:
+    cli._fail), the lookups indented by two; UTF-8 as is. (one_line None: a refusal's status says.)"""
+    if one_line is None:
+        one_line = status >= 400
+    if one_line:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     else:
         text = json.dumps(data, indent=2, ensure_ascii=False)
@@ -439,7 +441,9 @@ async def api_compare(request: Request):
         result, _players = await run_in_threadpool(service.compare, body, codes)
     except Refusal as r:
         return _json(r.payload, r.http_status)
-    return _json(result)
+    # a code that gave no ruling: the comparison of the others, with the status of a refusal, as the
+    # command prints it and exits 2
+    return _json(result, 400 if result["errors"] else 200, one_line=False)
 
 
 async def api_law(request: Request):
