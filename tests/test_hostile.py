@@ -273,7 +273,7 @@ def test_names_that_look_like_asp_are_data_and_change_nothing(make, monkeypatch)
             assert sym.name in {"game", "code", "dealer", "trump", "trump_card", "score", "start", "dealt",
                                 "candidate", "games_played", "ev", "arg", "now",
                                 # the game's table, from rules/codes.yaml (never from the incident)
-                                "seat", "next", "seats", "side", "side_of", "other_side"}
+                                "seat", "first_seat", "next", "seats", "side", "side_of", "other_side"}
     rules = {str(stm) for p in parts for stm in p.statements}   # parsed here, from the files
     assert loaded == []
     assert added and all(t in texts or all(line in rules for line in t.split("\n")) for t in added)
@@ -657,7 +657,7 @@ def test_a_quiz_sheet_written_into_a_missing_folder_names_the_path(tmp_path):
     rc, out, err, _ = cli("quiz", "--sheet", "1", "--out", "/nonexistent/dir/sheet",
                           env={"ADJUDICATOR_DATA_DIR": str(tmp_path)})
     assert rc == 2 and "internal error" not in err, err
-    assert "'/nonexistent/dir/sheet.md': no such file or directory" in err
+    assert "'/nonexistent/dir/sheet.md' cannot be written (its folder does not exist)" in err
 
 
 @pytest.mark.parametrize("args", [["law", "whist", "24\x1b[2J"], ["law", "whist", "rev\u202eoke\rX\x07"],
