@@ -189,6 +189,21 @@ def test_the_builder_writes_an_unknown_fact_for_i_dont_know(client):
     assert len(branches(built)) == 2
 
 
+@pytest.mark.parametrize("written, name", [("Off", "Off"), ("No", "No"), ("yes", "yes"), ("'Off'", "Off"),
+                                           ("Ames", "Ames")])
+def test_the_builder_reads_the_incident_it_carries_as_written_a_player_named_off_stays_off(client, written, name):
+    # YAML 1.2 core, as the command reads it: `Off`, `No` and `yes` are names, never a yes-or-no
+    inc = f"game: whist\nplayers: {{N: {written}, E: Brown, S: Clark, W: Dodd}}\ndealer: S\nevents: []\n"
+    r = client.post("/build", data={"step": "add", "incident": inc, "event": "lead", "f_by": "N", "f_card": "AS"})
+    assert r.status_code == 200, r.text
+    carried = _carried(r.text)
+    assert f"North is {name}, East is Brown" in json.loads(cli("adjudicate", "-", "--json", stdin=carried.encode())[1])["story"]
+    assert f"North is {name}, East is Brown" in html.unescape(r.text) and f"{name} leads the ace of spades" in r.text
+    r = client.post("/build", data={"step": "choose", "incident": inc, "event": "lead"})
+    assert f'<option value="N">N ({name})</option>' in html.unescape(r.text)       # the seats offered, by name
+    assert "(False)" not in r.text and "(True)" not in r.text
+
+
 def test_the_builder_refuses_a_mistake_with_the_command_s_fix_and_keeps_the_account(client):
     r = client.post("/build", data={"step": "table", "game": "whist", "dealer": "S"})
     inc = _carried(r.text)

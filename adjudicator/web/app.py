@@ -220,15 +220,22 @@ async def build_page(request: Request):
     return page("build.html", incident=out, story=story, fields=None, players=_players(out), **_for_game(common, out))
 
 
-def _for_game(common: dict, text: str) -> dict:
-    """The builder's page for the incident it carries: only the events its game's incidents hold."""
-    import yaml
+def _carried(text: str) -> dict:
+    """The incident the builder's page carries, read as the command reads it (builder.values: a
+    player named `Off` stays Off); {} for none, or for one the reader refuses (the step said why)."""
+    from ..errors import InputError
     from . import builder
     try:
-        data = yaml.safe_load(text) if text else None
-    except yaml.YAMLError:
+        data = builder.values(text) if text else None
+    except InputError:
         data = None
-    game = data.get("game") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _for_game(common: dict, text: str) -> dict:
+    """The builder's page for the incident it carries: only the events its game's incidents hold."""
+    from . import builder
+    game = _carried(text).get("game")
     return {**common, "groups": builder.event_groups(game if isinstance(game, str) else None)}
 
 
@@ -239,13 +246,8 @@ def _event_doc(name: str) -> str:
 
 
 def _players(text: str) -> dict:
-    import yaml
-    try:
-        data = yaml.safe_load(text)
-        players = data.get("players") if isinstance(data, dict) else None
-        return {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {}
-    except yaml.YAMLError:
-        return {}
+    players = _carried(text).get("players")
+    return {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {}
 
 
 async def events_page(request: Request):

@@ -194,15 +194,20 @@ def dump(data: dict) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
 
 
+def values(text: str, name: str = "the incident builder"):
+    """The values of an incident's YAML as written, read by the command's reader (incident.load_text,
+    YAML 1.2 core: a player named `Off` or `No` stays that text, never a yes-or-no), as plain
+    Python data; it refuses what that reader refuses (InputError)."""
+    from ..cases import plain
+    from ..incident import load_text
+    return plain(load_text(text, name))
+
+
 def load(text: str) -> dict:
     """The incident carried in the page (any YAML the reader accepts is re-read by it later)."""
-    from ..incident import MAX_BYTES, load_text, read_source
+    from ..incident import MAX_BYTES, read_source
     text, name = read_source("-", text.encode("utf-8", "surrogateescape"))   # size and encoding, as the command
-    load_text(text, name)          # the command's YAML reader first: no alias, tag or merge key, limits kept
-    try:
-        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        data = None
+    data = values(text, name)      # the command's reader: no alias, tag or merge key, limits kept, values as written
     if not isinstance(data, dict) or "game" not in data:
         raise InputError("the incident carried by the page is not one the builder made", "the incident builder",
                          hint=f"start again (an incident of at most {MAX_BYTES:,} bytes)")
