@@ -184,7 +184,7 @@ def save_refusal(target: str):
     """What refuses a file --save cannot be: the file named short and escaped, and the fix."""
     def refuse(what: str) -> InputError:
         return InputError(f"cannot save the incident: '{reading.path_shown(target)}' {what}", "adjudicator ask --save",
-                          hint="name a new file, or a regular file to replace, in a folder that exists")
+                          hint="name a new file, or a regular file to replace, in a folder that exists (--save FILE)")
     return refuse
 
 
@@ -206,9 +206,9 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     the bound of reading.read_answer; `echo` repeats each answer read (from a file or a pipe, which
     the terminal does not show)."""
     from .opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
-    if save is not None:
-        reading.check_writable(save, save_refusal(save))      # before any question, not after the interview
     iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
+    target = save or _default_save(iv.path)
+    reading.check_writable(target, save_refusal(target))      # before any question, not after the interview
     prompt = Prompt(read, out, echo)
     say = prompt.say
     say(f"{iv.inc.game} -- {iv.path}")
@@ -241,7 +241,6 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
         if prompt.ended:                         # end of input: nothing more is known
             break
     data = iv.completed()
-    target = save or _default_save(iv.path)
     _save(target, "# Built by `adjudicator ask`; `adjudicator adjudicate` rules on it again.\n" + dump(data))
     saved = iv.as_told(incident.load(target))    # the saved file as adjudicate reads it, at the user's lines
     try:

@@ -234,7 +234,7 @@ def _story_text(story: str) -> str:
 @click.argument("args", nargs=-1, metavar="FILE | --game GAME [WORDS]...")
 @click.option("--game", default=None, shell_complete=_complete_games,
               help="Start from this game and a few words about what happened, instead of a file.")
-@click.option("--answers", type=click.Path(dir_okay=False), default=None,
+@click.option("--answers", default=None,     # checked by reading.open_to_read: a folder is refused as a FIFO is
               help="Read the answers from this file, one a line, instead of standard input.")
 @click.option("--save", default=None, help="Where to save the incident built (default: FILE-answered.yaml here, "
               "or incident-answered.yaml when starting from a game).")

@@ -816,3 +816,25 @@ def test_spaces_around_a_name_are_not_part_of_it(tmp_path):
     p = tmp_path / "n.yaml"
     p.write_text('game: whist\nplayers: {N: "  Ames ", E: Brown}\nevents: []\n')
     assert incident.load(str(p)).players["N"] == "Ames"
+
+
+def test_a_fifo_where_ask_saves_by_default_is_refused_before_any_question(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    shutil.copy(ASKED, tmp_path / "u.yaml")
+    os.mkfifo(tmp_path / "u-answered.yaml")             # FILE-answered.yaml in the current folder
+    (tmp_path / "a.txt").write_text("1\n")
+    t0 = time.monotonic()
+    r = subprocess.run([_exe(), "ask", "u.yaml", "--answers", "a.txt"], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=20)
+    refused(r.returncode, r.stdout, r.stderr, time.monotonic() - t0,
+            message="cannot save the incident: 'u-answered.yaml' is not a regular file (a FIFO)")
+    assert "Did " not in r.stdout and "(--save FILE)" in r.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_folder_given_for_ask_answers_is_refused_as_a_fifo_is(tmp_path, as_json):
+    r = cli("ask", ASKED, "--answers", str(tmp_path), *(["--json"] if as_json else []), timeout=10)
+    refused(*r, message="is not a regular file (a folder)")
+    if as_json:
+        assert r[1].count("\n") == 1 and json.loads(r[1])["error"]["file"] == "adjudicator ask --answers"
