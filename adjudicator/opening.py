@@ -183,7 +183,7 @@ def build(game: str, words: str, p: Prompt) -> dict:
     offered = matching_events(game, words)
     if not offered:
         p.say("")
-        p.say(f"No event of {game} matches \"{words[:60]}\"; here are all of them.")
+        p.say(f"No event of {game} matches \"{safe(words, 60)}\"; here are all of them.")
         offered = [(n, doc) for _g, evs in builder.event_groups(game) for n, doc in evs]
     refused = 0
     while not p.ended:

@@ -498,3 +498,11 @@ def test_ask_json_refusal_is_one_line_of_json(tmp_path):
     assert "cannot read the answers" in err["message"] and "no such file" in err["message"]
     r = CliRunner().invoke(main, ["ask", "--json", "--game", "whist", "lead"], input="y\n" * 50)
     assert r.exit_code == 2 and json.loads(r.stdout)["error"]["message"].startswith("the interview stops")
+
+
+@pytest.mark.parametrize("words, shown", [("zzq\x1b[2J\nqq", 'matches "zzq\\x1b[2J\\nqq"'), ("zzq qq", 'matches "zzq qq"')])
+def test_the_words_no_event_matches_are_quoted_escaped(tmp_path, words, shown):
+    r = CliRunner().invoke(main, ["ask", "--game", "whist", words, "--save", str(tmp_path / "s.yaml")],
+                           input="0\n0\n")
+    assert f"No event of whist {shown}; here are all of them." in r.stdout
+    assert "\x1b" not in r.output
