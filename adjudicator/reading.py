@@ -107,19 +107,25 @@ def check_writable(path: str, refuse: Refuse) -> None:
         raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
 
 
-def open_to_write(path: str, refuse: Refuse):
-    """The file, opened to write text (UTF-8) from its start. The open never blocks (O_NONBLOCK: a
-    FIFO put there since the check is not waited on) and what it opened is checked again."""
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+def _open_regular(path: str, flags: int, verb: str, refuse: Refuse) -> int:
+    """os.open without blocking (O_NONBLOCK: a FIFO is not waited on), then what was opened checked:
+    a regular file's descriptor, else the refusal ("cannot be <verb> (...)", "is not a regular file")."""
     try:
-        fd = os.open(path, flags, 0o666)
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0), 0o666)
     except (OSError, ValueError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
-        raise refuse(f"cannot be written ({why.lower()})") from None
+        raise refuse(f"cannot be {verb} ({why.lower()})") from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
         raise refuse(f"is not a regular file ({_kind(mode)})")
+    return fd
+
+
+def open_to_write(path: str, refuse: Refuse):
+    """The file, opened to write text (UTF-8) from its start. The open never blocks (a FIFO put
+    there since the check is not waited on) and what it opened is checked again."""
+    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT, "written", refuse)
     os.ftruncate(fd, 0)
     return os.fdopen(fd, "w", encoding="utf-8")
 
@@ -127,13 +133,4 @@ def open_to_write(path: str, refuse: Refuse):
 def open_to_read(path: str, refuse: Refuse):
     """A regular file opened to read bytes (read_answer reads it a bounded line at a time). Opened
     without blocking and checked before any read: a FIFO, a device (/dev/zero) or a folder is refused."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except (OSError, ValueError) as e:
-        why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
-        raise refuse(f"cannot be read ({why.lower()})") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise refuse(f"is not a regular file ({_kind(mode)})")
-    return os.fdopen(fd, "rb")
+    return os.fdopen(_open_regular(path, os.O_RDONLY, "read", refuse), "rb")
