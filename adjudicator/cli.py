@@ -162,8 +162,12 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
     try:
         inc = incident.load(path, stdin_text)
         cond = _conditional_ruling(inc, as_json)     # facts not known
-        if cond is not None:
-            return cond[0], "", 0, (cond[1] if as_json else None)
+        if cond is not None:        # (with the story, as any ruling has it)
+            text, result = cond
+            if not no_story:
+                result["story"] = _story(inc)
+                text = (_story_text(result["story"]) + "\n" + text) if text else text
+            return text, "", 0, (result if as_json else None)
         sol = engine.solve(inc)
         result = ruling.build(inc, sol)
     except AdjudicatorError as e:

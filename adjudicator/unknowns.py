@@ -518,7 +518,8 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
     if not possible:       # whatever the facts were, the account cannot be: as adjudicate refuses it
         raise InconsistentIncident(inc.file, sorted({p for _, n in leaves for p in n.impossible or []}))
     info = registry.code_info(inc.code)
-    out = {"game": inc.game, "code": inc.code, "code_title": info["title"], "file": inc.file,
+    out = {"game": inc.game, "code": inc.code, "code_title": info["title"],
+           "code_given": getattr(inc, "code_given", True), "file": inc.file,
            "unknowns": [{"id": u.id, "question": u.question, "about": u.about, "kind": u.kind,
                          "alternatives": [a.label for a in u.alternatives],
                          "relevant": False} for u in space.unknowns],

@@ -241,3 +241,17 @@ def test_an_account_impossible_whatever_the_facts_is_refused_as_adjudicate_refus
                  "unknown:\n  - {event: 2, field: holding}\n", encoding="utf-8")
     r = CliRunner().invoke(main, ["adjudicate", str(f)])
     assert r.exit_code == 2 and "cannot have happened" in r.stderr, r.output
+
+
+def test_a_conditional_ruling_has_every_key_of_a_plain_one():
+    # one --json shape: the conditional ruling adds its keys to a plain ruling's (docs/unknowns.md)
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cases", "whist",
+                          "american-1893")
+    known = os.path.join(folder, "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+    unknown = os.path.join(folder, "unknown-28-whether-the-renouncer-held-the-suit-led-decides-between-a-"
+                                   "revoke-and-no-penalty.yaml")
+    plain = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", known]).stdout)
+    cond = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", unknown]).stdout)
+    assert "conditional" in cond and set(plain) <= set(cond), set(plain) - set(cond)
+    assert cond["story"].startswith("North is Ames") and cond["code_given"] is False
+    assert "story" not in json.loads(CliRunner().invoke(main, ["adjudicate", "--json", "--no-story", unknown]).stdout)
