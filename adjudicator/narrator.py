@@ -140,7 +140,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "dealer-exposes": ("{by} exposes[ the {card},] a card dealt to {to}, while dealing",
                        "the dealer exposes[ the {card},] a card dealt to {to}, while dealing"),
     "exchange-exposed": "{by} exchanges the exposed card for another",
-    "speak-to-dealer": "{by} speaks to the dealer while he deals[ ({how})]",
+    "speak-to-dealer": "{by} speaks to the dealer[ ({how})]",
     "open": "{by} opens the game[, staking {amount}]",
     "bet": "{by} adds {amount} to his stake",
     "stand": "{by} stands: he declines to bet until the next round",

@@ -122,3 +122,13 @@ def test_a_sentence_that_begins_with_a_word_like_a_name_is_still_capitalised():
     assert narrator.capital("offers made", ("Off",)) == "Offers made"
     assert narrator.capital("off leads", ("off",)) == "off leads"
     assert narrator.capital("yesterday", ("yes",)) == "Yesterday"
+
+
+def test_speaking_to_the_dealer_is_told_without_saying_when():
+    # rule 15 forbids speaking "while the cards are being dealt"; whether he did is the ruling's to say
+    # (the account's order tells it), not the story's: after the deal was finished, he did not
+    import os
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cases", "poker",
+                        "draw-poker", "15-speaking-to-the-dealer-after-the-deal-is-finished-is-not-forbidden-by-rule-15.yaml")
+    story = narrator.tell(incident.load(path))
+    assert "speaks to the dealer" in story and "while he deals" not in story
