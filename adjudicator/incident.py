@@ -245,7 +245,8 @@ class Reader:
                                    "write the key as one word before its colon, e.g. dealer: S")
                 if len(stack) >= MAX_DEPTH:
                     raise self.err(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that",
-                                   ev)
+                                   ev, "write each value as docs/incident-format.md shows it: a word, a list, or "
+                                   "a mapping of words")
                 y = Y({} if isinstance(ev, yaml.MappingStartEvent) else [], line, col)
                 if isinstance(y.value, dict):
                     y.keys = {}
@@ -642,7 +643,9 @@ class Checker:
 
     def mapping(self, y: Y, what: str):
         if not isinstance(y.value, dict):
-            raise self.err(y, f"{what}: expected a mapping (key: value)")
+            raise self.err(y, f"{what}: expected a mapping (key: value), not '{shown(y)}'",
+                           f"write it as `key: value` pairs (`adjudicator events {what.split('.')[0].split('[')[0]}` "
+                           "gives its keys)")
         return y.value
 
     def once(self, seen: dict, thing: str, ky: Y, what: str, kind: str):
@@ -792,7 +795,8 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
     candidates: list[str] = []
     if "candidates" in top:
         if not isinstance(top["candidates"].value, list):
-            raise ck.err(top["candidates"], "candidates: expected a list of names")
+            raise ck.err(top["candidates"], f"candidates: expected a list of names, not '{shown(top['candidates'])}'",
+                         "write the names in a list, e.g. candidates: [Ames, Brown, Clark, Dodd]")
         candidates = ck.names(top["candidates"], "candidates")
         out["candidates"] = candidates
     info = registry.code_info(code)

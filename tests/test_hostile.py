@@ -838,3 +838,16 @@ def test_a_folder_given_for_ask_answers_is_refused_as_a_fifo_is(tmp_path, as_jso
     refused(*r, message="is not a regular file (a folder)")
     if as_json:
         assert r[1].count("\n") == 1 and json.loads(r[1])["error"]["file"] == "adjudicator ask --answers"
+
+
+@pytest.mark.parametrize("line, said, hint", [
+    ("score: [3, 5]", "score: expected a mapping (key: value), not '[3, 5]'", "`adjudicator events score`"),
+    ("start: [3, N]", "start: expected a mapping (key: value), not '[3, N]'", "`adjudicator events start`"),
+    ("candidates: Ames", "candidates: expected a list of names, not 'Ames'", "candidates: [Ames, Brown"),
+])
+def test_a_value_of_the_wrong_shape_is_quoted_with_a_fix(tmp_path, line, said, hint):
+    p = tmp_path / "shape.yaml"
+    p.write_text(f"game: whist\ndealer: S\n{line}\nevents:\n  - lead: {{by: W, card: KS}}\n")
+    r = CliRunner().invoke(main, ["adjudicate", str(p)])
+    assert r.exit_code == 2 and f"shape.yaml:3:" in r.stderr
+    assert said in r.stderr and "hint: " in r.stderr and hint in r.stderr, r.stderr
