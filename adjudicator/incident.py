@@ -680,7 +680,7 @@ class Checker:
             items = self.items(y, what, 4)
             return self.listed_once([self.suit(it, what) for it in items], items, what, "suit")
         if t == "int":
-            return self.integer(y, what)
+            return self.integer(y, what, *(f.span or (0, 10_000)))
         if t == "trick":
             return self.integer(y, what, 1, 13)
         if t == "bool":

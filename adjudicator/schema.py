@@ -79,10 +79,12 @@ MISERES = frozenset({"little-misere", "grand-misere", "little-spread", "grand-sp
 class Field:
     """One key of the format: its name, value type, meaning, and whether it is required."""
 
-    __slots__ = ("name", "type", "doc", "required", "choices")
+    __slots__ = ("name", "type", "doc", "required", "choices", "span")
 
-    def __init__(self, name: str, type: str, doc: str, required: bool = False, choices: tuple = ()):
+    def __init__(self, name: str, type: str, doc: str, required: bool = False, choices: tuple = (),
+                 span: tuple[int, int] | None = None):
         self.name, self.type, self.doc, self.required, self.choices = name, type, doc, required, choices
+        self.span = span            # an int's least and greatest value, where the cards bound it
 
 
 class Event:
@@ -109,8 +111,8 @@ class Event:
         return None
 
 
-def F(name, type_, doc, required=False, choices=()):
-    return Field(name, type_, doc, required, tuple(choices))
+def F(name, type_, doc, required=False, choices=(), span=None):
+    return Field(name, type_, doc, required, tuple(choices), span)
 
 
 BY = F("by", "seat", "who did it", required=True)
@@ -229,7 +231,7 @@ event("shuffle", G, "A player shuffles the pack.",
 event("cut", G, "The pack is cut for this deal.",
       [BY,
        F("exposes", "card", "a card exposed in cutting or in reuniting the packets"),
-       F("smaller-packet", "int", "how many cards were left in the smaller packet"),
+       F("smaller-packet", "int", "how many cards were left in the smaller packet", span=(0, 52)),
        F("confusion", "bool", "the cards were confused, or it is doubtful where the pack was separated")],
       "- cut: {by: E}", ["10", "11", "17.I"])
 event("permit", G, "Players give a player leave to do what needs their consent: to shuffle, cut or deal in his "
@@ -246,7 +248,7 @@ event("deal", G, "The deal begins.",
       "- deal: {by: W}", ["13", "16", "17.I"])
 event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
       [BY_OPT_DEALER,
-       F("cards", "int", "piquet (laws 10, 12): how many cards were dealt wrongly, if more than one"),
+       F("cards", "int", "piquet (laws 10, 12): how many cards were dealt wrongly, if more than one", span=(0, 52)),
        F("how", "text", "what the error was: two cards at once, two cards to the same hand, or any other "
          "break in dealing one at a time in rotation from the dealer's left",
          choices=("two-at-once", "same-hand", "out-of-rotation"))],
@@ -254,7 +256,7 @@ event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
 event("deal-another-card", G, "The dealer deals another card (after an error not yet corrected).",
       [BY_OPT_DEALER], "- deal-another-card: {}", ["17.II"])
 event("correct-deal", G, "The dealer corrects an error in dealing.",
-      [BY_OPT_DEALER, F("cards-moved", "int", "how many cards he moved to put it right")],
+      [BY_OPT_DEALER, F("cards-moved", "int", "how many cards he moved to put it right", span=(0, 52))],
       "- correct-deal: {}", ["17.II"])
 event("count-cards", G, "The dealer counts the cards.",
       [BY_OPT_DEALER, F("where", "text", "which cards", required=True, choices=("table", "remainder"))],
@@ -443,21 +445,22 @@ event("cut-for-next-deal", G, "The cards are presented and cut for the following
 G = "Piquet: the stock, the declarations"
 event("discard", G, "A player discards: the cards he lays out before taking in from the stock.",
       [BY, F("cards", "cards", "the cards discarded, when known (law 54 looks at hand and discard together)"),
-       F("count", "int", "how many he discarded, when the cards are not named (0: none; laws 40-43)")],
+       F("count", "int", "how many he discarded, when the cards are not named (0: none; laws 40-43)", span=(0, 13))],
       "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}", [])
 event("count-stock", G, "The stock is counted (law 38), or the elder hand finds in drawing it toward him how "
       "many cards it holds (law 11): eight, or seven when a hand was dealt a card too many (laws 39-43).",
       [F("by", "seat", "who counted it, or found it short"),
-       F("count", "int", "how many cards the stock holds", required=True)],
+       F("count", "int", "how many cards the stock holds", required=True, span=(0, 32))],
       "- count-stock: {by: elder, count: 7}", [])
 event("leave-cards", G, "A player leaves cards in the stock: the elder hand declares that he leaves cards of "
       "his five (law 32); the younger hand leaves some of his three (laws 36, 37).",
-      [BY, F("count", "int", "how many cards he leaves (the elder hand of his five, the younger of his three)", required=True)],
+      [BY, F("count", "int", "how many cards he leaves (the elder hand of his five, the younger of his three)", required=True,
+         span=(0, 8))],
       "- leave-cards: {by: elder, count: 1}", [])
 event("take-up-stock", G,
       "A player exposes or takes up a card of the stock, counted from the top (1) to the bottom (8): the "
       "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
-      [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True),
+      [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True, span=(1, 8)),
        F("how", "text", "took it up (when omitted), only exposed it, or took it up and mixed it with his hand "
          "(laws 28, 29)", choices=("take-up", "expose", "mix"))],
       "- take-up-stock: {by: younger, position: 1}", [])
@@ -475,8 +478,8 @@ event("call", G,
       "the rest as marked: \"forty-one\"); `to`, a sequence's highest card (a quint to the king of hearts: "
       "KH); `of`, the rank of a quatorze or trio.",
       [BY, F("what", "text", "what he calls", required=True, choices=("point", "sequence", "quatorze", "trio")),
-       F("count", "int", "a point's or a sequence's number of cards"),
-       F("value", "int", "a point's count of pips"),
+       F("count", "int", "a point's or a sequence's number of cards", span=(1, 8)),
+       F("value", "int", "a point's count of pips", span=(7, 75)),
        F("suit", "suit", "the suit he names for a point"),
        F("to", "card", "a sequence's highest card (omitted: called by its number of cards alone, law 48)"),
        F("of", "text", "a quatorze's or trio's rank (omitted: the rank not stated, law 48)", choices=("aces", "kings", "queens", "knaves", "tens",

@@ -851,3 +851,17 @@ def test_a_value_of_the_wrong_shape_is_quoted_with_a_fix(tmp_path, line, said, h
     r = CliRunner().invoke(main, ["adjudicate", str(p)])
     assert r.exit_code == 2 and f"shape.yaml:3:" in r.stderr
     assert said in r.stderr and "hint: " in r.stderr and hint in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("event, good, bad", [
+    ("take-up-stock: {by: younger, position: %d}", 8, 9),       # the stock's eight places (law 27)
+    ("count-stock: {by: elder, count: %d}", 32, 33),            # a piquet pack holds 32
+    ("call: {by: elder, what: point, count: %d, value: 41}", 8, 9),   # a suit holds eight cards
+])
+def test_a_number_the_cards_bound_is_refused_past_the_bound(tmp_path, event, good, bad):
+    for n, ok in ((good, True), (bad, False)):
+        p = tmp_path / "pq.yaml"
+        p.write_text("game: piquet\nplayers: {elder: Ames, younger: Brown}\nevents:\n  - " + event % n + "\n")
+        r = CliRunner().invoke(main, ["adjudicate", str(p)])
+        assert ("out of range" in r.stderr) != ok, (n, r.output)
+        assert r.exit_code in ((0, 2) if ok else (2,))
