@@ -682,7 +682,7 @@ class Checker:
         if t == "int":
             return self.integer(y, what, *(f.span or (0, 10_000)))
         if t == "trick":
-            return self.integer(y, what, 1, 13)
+            return self.integer(y, what, 1, registry.tricks(getattr(self, "game", None)))
         if t == "bool":
             return self.boolean(y, what)
         if t == "text":
@@ -839,7 +839,7 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
         _check_keys(ck, top["start"], {"trick": None, "leader": None}, "start")
         if "trick" not in m or "leader" not in m:
             raise ck.err(top["start"], "start needs both `trick` and `leader`", "e.g. start: {trick: 5, leader: W}")
-        out["start"] = (ck.integer(m["trick"], "start.trick", 1, 13), ck.seat(m["leader"], "start.leader"))
+        out["start"] = (ck.integer(m["trick"], "start.trick", 1, registry.tricks(game)), ck.seat(m["leader"], "start.leader"))
     hand_lines: dict[str, int] = {}
     if "hands" in top:
         m = ck.mapping(top["hands"], "hands")

@@ -69,6 +69,12 @@ def table(game: str) -> Table:
     return Table(name, _tables()[name])
 
 
+def tricks(game: str | None) -> int:
+    """How many tricks a hand of the game has (rules/codes.yaml `tricks`; thirteen, whist's, when
+    not said): the greatest number a trick can have."""
+    return _codes().get(game, {}).get("tricks", 13) if game else 13
+
+
 def games() -> list[str]:
     return list(_codes())
 

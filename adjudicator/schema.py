@@ -26,7 +26,7 @@ TYPES = {
     "suits": "a suit, or a list of suits",
     "trump": "the trump suit, or the trump card turned up (e.g. 7H)",
     "int": "a whole number",
-    "trick": "the number of a trick, 1 to 13",
+    "trick": "the number of a trick, 1 to the game's last (whist 13, piquet 12, loo 5, German Whist 26)",
     "bool": "true or false",
     "text": "free text, kept for the reader; the rules never read it",
     "side-scores": "a mapping of side to number, e.g. {N-S: 3, E-W: 5}",

@@ -865,3 +865,18 @@ def test_a_number_the_cards_bound_is_refused_past_the_bound(tmp_path, event, goo
         r = CliRunner().invoke(main, ["adjudicate", str(p)])
         assert ("out of range" in r.stderr) != ok, (n, r.output)
         assert r.exit_code in ((0, 2) if ok else (2,))
+
+
+@pytest.mark.parametrize("head, last", [
+    ("game: whist\ndealer: S", 13),
+    ("game: piquet\nplayers: {elder: Ames, younger: Brown}", 12),          # twelve cards a hand
+    ("game: german-whist\nplayers: {elder: Ames, younger: Brown}\ntrump: hearts", 26),   # the talon's 13, then 13
+    ("game: loo\nplayers: {p1: Ames, p2: Brown, p3: Clark}\ndealer: p1\ntrump: 5H", 5),  # five at five-card loo
+])
+def test_a_trick_is_numbered_up_to_the_games_last(tmp_path, head, last):
+    for n, ok in ((last, True), (last + 1, False)):
+        p = tmp_path / "t.yaml"
+        leader = "elder" if "elder" in head else "p2" if "p1" in head else "W"
+        p.write_text(f"{head}\nstart: {{trick: {n}, leader: {leader}}}\nevents: []\n")
+        r = CliRunner().invoke(main, ["adjudicate", str(p)])
+        assert (f"start.trick: {n} is out of range (1 to {last})" in r.stderr) != ok, (n, r.output)
