@@ -6,7 +6,7 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
     ev(T,Kind)        event number T is of kind Kind (the event's name, '-' as '_')
     arg(T,Key,Value)  one fact per field value (lists give one fact per element)
     now(N)            the moment after the last event
-the game's table from rules/codes.yaml (seat/1, first_seat/1, next/2, seats/1, side/1, side_of/2, other_side/2),
+the game's table from rules/codes.yaml (seat/1, first_seat/1, dealing_seat/1, next/2, seats/1, side/1, side_of/2, other_side/2),
 and the top-level facts game/1, code/1, contract/1, bidder/1, acceptor/1 (the bid), dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
 score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value),
 stake/2, stake_unit/1, jack_pot/1, variation/1 (loo, poker).
@@ -100,6 +100,8 @@ def table_facts(game: str, taken=None) -> list[Symbol]:
     out += [Function("next", [SEAT[x], SEAT[seats[(i + 1) % len(seats)]]]) for i, x in enumerate(seats)]
     out.append(Function("seats", [Number(len(seats))]))
     out.append(Function("first_seat", [SEAT[seats[0]]]))      # (the table's order begins there)
+    if t.dealing_seat:          # (two-hands: the dealer is the younger hand, by the seats' names)
+        out.append(Function("dealing_seat", [SEAT[t.dealing_seat]]))
     for side, members in t.sides.items():
         out.append(Function("side", [SIDE[side]]))
         out += [Function("side_of", [SEAT[x], SIDE[side]]) for x in members]

@@ -50,6 +50,8 @@ class Table:
                                                   for k, v in (entry.get("sides") or {}).items()}
         # a round table (loo, poker): the places taken are those the incident's `players` names
         self.places_from_players: bool = entry.get("places") == "players"
+        # a table whose seats are named by the deal (two-hands: the younger hand deals)
+        self.dealing_seat: str | None = entry.get("dealer")
 
     def word(self, seat: str) -> str:
         return self.words.get(seat, seat)
