@@ -369,8 +369,7 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
         raise time_limit_error()
     prog = program(inc.code)
     symbols = factmod.build(inc)
-    sig = signals(inc)
-    parts = [p for p in prog.parts if full or p.triggers is None or p.triggers & sig]
+    parts = loaded_parts(prog, inc, full)
     messages: list[str] = []
     ctl = clingo.Control(["--warn=none", "--single-shot"], logger=lambda code, msg: messages.append(msg), message_limit=5)
     # Only the rules that can fire for these facts are grounded (adjudicator/relevance.py); `full`
@@ -434,4 +433,18 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
         raise InternalError("the rules give no answer for this incident")
     if adjudicator.leaves_with_exit:
         _last[:] = [ctl]
+    return canonical(sol)
+
+
+def loaded_parts(prog: Program, inc: Incident, full: bool = False) -> list[Part]:
+    """The rule files an incident loads: those its contents trigger (`%! load-when:`); `full`, all."""
+    sig = signals(inc)
+    return [p for p in prog.parts if full or p.triggers is None or p.triggers & sig]
+
+
+def canonical(sol: Solution) -> Solution:
+    """The shown atoms of each predicate in one order (clingo's own order depends on how the
+    program was grounded: alone, or in a batch, adjudicator/batch.py)."""
+    for rows in sol.atoms.values():
+        rows.sort()
     return sol
