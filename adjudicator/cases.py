@@ -280,8 +280,10 @@ def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError
     return "\n".join(diff)
 
 
-def run(path: str) -> Outcome:
-    inc = incident.load(path)
+def run(path: str, loaded=None, solution=None) -> Outcome:
+    """The outcome of the case at `path`; `loaded` is its incident and `solution` its solution (or
+    the error solving it gave), when already worked out."""
+    inc = loaded or incident.load(path)
     _is_case(inc)
     if getattr(inc, "unknown", None) is not None:       # facts not known: a conditional ruling
         from . import unknowns
@@ -289,10 +291,38 @@ def run(path: str) -> Outcome:
         return Outcome(path, inc.name or os.path.basename(path), not diff, diff)
     result, error = None, None
     try:
-        result = ruling.build(inc, engine.solve(inc))
+        if isinstance(solution, Exception):
+            raise solution
+        result = ruling.build(inc, solution or engine.solve(inc))
     except InconsistentIncident as e:
         error = e
     return judge(inc, result, error)
+
+
+def run_all(paths: list[str]) -> list:
+    """run() of each path, in order (its Outcome, or the AdjudicatorError it raised): the cases ruled
+    plainly solved together, a code's at a time (adjudicator/batch.py)."""
+    from . import batch
+    from .errors import AdjudicatorError
+    loaded: list = []
+    for path in paths:
+        try:
+            inc = incident.load(path)
+            _is_case(inc)
+        except AdjudicatorError as e:
+            inc = e
+        loaded.append(inc)
+    plain = [inc for inc in loaded if not isinstance(inc, Exception) and getattr(inc, "unknown", None) is None]
+    solved = dict(zip(map(id, plain), batch.solve_all(plain))) if len(plain) > 1 else {}
+    out: list = []
+    for path, inc in zip(paths, loaded):
+        try:
+            if isinstance(inc, Exception):
+                raise inc
+            out.append(run(path, inc, solved.get(id(inc))))
+        except AdjudicatorError as e:
+            out.append(e)
+    return out
 
 
 def _is_case(inc: incident.Incident):

@@ -134,6 +134,19 @@ def _in_order(fn, items: list, jobs: int):
         yield from pool.map(fn, items, chunksize=max(1, min(16, len(items) // (4 * jobs))))
 
 
+def _in_batches(fn_many, items: list, jobs: int):
+    """fn_many(chunk) -> one result an item, for chunks of the items, flattened in the order of the
+    items: so that a chunk's incidents can be ruled together (adjudicator/batch.py), in this process
+    or over `jobs` worker processes, each taking whole chunks. The same bytes either way."""
+    import os
+    from . import batch
+    workers = jobs or os.cpu_count() or 1
+    size = max(1, min(2 * batch.SIZE, -(-len(items) // workers)))
+    chunks = [items[k:k + size] for k in range(0, len(items), size)]
+    for results in _in_order(fn_many, chunks, jobs):
+        yield from results
+
+
 def _complete_codes(ctx, param, incomplete):
     """TAB completion of a code or a game's name (rules/codes.yaml only: no clingo, no YAML incident)."""
     from . import registry
@@ -155,12 +168,32 @@ JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.Int
                     help="Worker processes for many files (0: one per core); output stays in input order.")
 
 
-def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
-    """One file of several: (standard output, standard error, exit code, its JSON)."""
+def _adjudicate_many(items: list) -> list[tuple[str, str, int, dict | None]]:
+    """Several files, each as _adjudicate_one gives it, in order: the incidents ruled plainly (with
+    no `unknown`) solved together, a code's at a time (adjudicator/batch.py)."""
+    from . import batch, incident
+    loaded: list = []
+    for args in items:
+        try:
+            inc = incident.load(args[0], args[1])
+        except AdjudicatorError as e:
+            inc = e                 # said by _adjudicate_one, as for one file
+        loaded.append(inc)
+    plain = [inc for inc in loaded if not isinstance(inc, Exception) and getattr(inc, "unknown", None) is None]
+    solved = dict(zip(map(id, plain), batch.solve_all(plain))) if len(plain) > 1 else {}
+    return [_adjudicate_one(args, inc, solved.get(id(inc))) for args, inc in zip(items, loaded)]
+
+
+def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, dict | None]:
+    """One file of several: (standard output, standard error, exit code, its JSON). `loaded` is its
+    incident (or the error reading it gave) and `solution` its solution (or the error solving it
+    gave), when already worked out."""
     path, stdin_text, as_json, show_facts, no_story, debug = args
     from . import engine, incident, render, ruling
     try:
-        inc = incident.load(path, stdin_text)
+        if isinstance(loaded, Exception):
+            raise loaded
+        inc = loaded or incident.load(path, stdin_text)
         cond = _conditional_ruling(inc, as_json)     # facts not known
         if cond is not None:        # (with the story, as any ruling has it)
             text, result = cond
@@ -168,7 +201,9 @@ def _adjudicate_one(args) -> tuple[str, str, int, dict | None]:
                 result["story"] = _story(inc)
                 text = (_story_text(result["story"]) + "\n" + text) if text else text
             return text, "", 0, (result if as_json else None)
-        sol = engine.solve(inc)
+        if isinstance(solution, Exception):
+            raise solution
+        sol = solution or engine.solve(inc)
         result = ruling.build(inc, sol)
     except AdjudicatorError as e:
         err = str(e) + "\n"
@@ -203,7 +238,7 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
         stdin_text = incident.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
         work = [(path, stdin_text, as_json, show_facts, no_story, ctx.obj["debug"]) for path in files]
-        for out, err, code, data in _in_order(_adjudicate_one, work, jobs):
+        for out, err, code, data in _in_batches(_adjudicate_many, work, jobs):
             if err:
                 click.echo(err, err=True, nl=False)
             if out:
@@ -342,7 +377,7 @@ def check(ctx, paths, quiet, as_json, jobs):
             click.echo("no case files found", err=True)
             return 2
         failed, rows = 0, []
-        for text, row in _in_order(_check_one, [(path, quiet) for path in files], jobs):
+        for text, row in _in_batches(_check_many, [(path, quiet) for path in files], jobs):
             failed += not row["ok"]
             rows.append(row)
             if text and not as_json:
@@ -357,12 +392,21 @@ def check(ctx, paths, quiet, as_json, jobs):
     _run(ctx.obj["debug"], go, as_json)
 
 
-def _check_one(args) -> tuple[str, dict]:
-    """One case file: (what to print, its outcome as data)."""
+def _check_many(items: list) -> list[tuple[str, dict]]:
+    """Several case files, each as _check_one gives it, in order, ruled together (cases.run_all)."""
+    from . import cases
+    return [_check_one(args, out) for args, out in zip(items, cases.run_all([path for path, _ in items]))]
+
+
+def _check_one(args, outcome=None) -> tuple[str, dict]:
+    """One case file: (what to print, its outcome as data); `outcome` when already worked out
+    (or the error it gave)."""
     path, quiet = args
     from . import cases
     try:
-        out = cases.run(path)
+        if isinstance(outcome, Exception):
+            raise outcome
+        out = outcome or cases.run(path)
     except AdjudicatorError as e:
         return f"FAIL {safe(path)}\n    {e}", {"file": path, "ok": False, "error": str(e)}
     row = {"file": path, "name": out.name, "ok": out.ok, **({} if out.ok else {"diff": out.diff})}

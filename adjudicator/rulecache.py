@@ -34,18 +34,23 @@ _PREFIX, _SUFFIX = "rules-", ".marshal"
 _MAKERS = ("engine.py", "relevance.py", "rulecache.py")
 
 
-def _path(code: str, parts) -> str:
+# Beside it, a code's rules as a batch grounds them (adjudicator/batch.py), each file's as texts.
+_BATCH_PREFIX = "batch-"
+_BATCH_MAKERS = ("engine.py", "batch.py", "rulecache.py")
+
+
+def _path(code: str, parts, prefix: str = _PREFIX, makers=_MAKERS) -> str:
     import clingo
     made_from = [f"{clingo.__version__}\0{sys.version_info[:2]}\0".encode()]
     here = os.path.dirname(os.path.abspath(__file__))
-    for name in _MAKERS:
+    for name in makers:
         with open(os.path.join(here, name), "rb") as fh:
             made_from.append(fh.read())
     for part in parts:
         made_from.append(os.path.basename(part.path).encode() + b"\0" + part.text.encode() + b"\0")
     data = b"".join(made_from)
     digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
-    return os.path.join(cache.folder(), f"{_PREFIX}{code}-{digest}{_SUFFIX}")
+    return os.path.join(cache.folder(), f"{prefix}{code}-{digest}{_SUFFIX}")
 
 
 def load(code: str, parts) -> list[bytes] | None:
@@ -86,13 +91,16 @@ def save(code: str, parts, entries: list[tuple]) -> None:
     """Keep the entries for these rules, and forget those kept for the code's earlier rules.
     Whatever stops it (a full disk, a folder taken away) only means the next call reads the rules
     itself."""
+    _write(_path(code, parts), [marshal.dumps(e) for e in entries], f"{_PREFIX}{code}-")
+
+
+def _write(path: str, data, prefix: str) -> None:
     import tempfile
-    path = _path(code, parts)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{_PREFIX}{code}-", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{prefix}", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            marshal.dump([marshal.dumps(e) for e in entries], fh)
+            marshal.dump(data, fh)
         os.replace(tmp, path)           # whole or not at all, whoever else writes it at once
     except OSError:
         if tmp is not None:
@@ -101,4 +109,25 @@ def save(code: str, parts, entries: list[tuple]) -> None:
             except OSError:
                 pass
         return
-    cache.forget_older(path, f"{_PREFIX}{code}-", _SUFFIX)
+    cache.forget_older(path, prefix, _SUFFIX)
+
+
+def load_batch(code: str, parts) -> list[list[str]] | None:
+    """Each part's rules as a batch grounds them (adjudicator/batch.py), as texts, in order; None
+    when none were kept for exactly these rules or they cannot be read back whole."""
+    try:
+        with open(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS), "rb") as fh:
+            kept = marshal.loads(fh.read())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(kept, list) and len(kept) == len(parts)
+            and all(isinstance(e, list) and all(isinstance(t, str) for t in e) for e in kept)):
+        return None
+    return kept
+
+
+def save_batch(code: str, parts, texts: list[list[str]]) -> None:
+    """Keep each part's rules as a batch grounds them; as save(), whatever stops it only means the
+    next process tags the rules itself."""
+    if writable():
+        _write(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS), texts, f"{_BATCH_PREFIX}{code}-")

@@ -297,6 +297,25 @@ def test_jobs_give_the_same_bytes_in_input_order():
     assert [ln.split(":")[0][5:] for ln in one.stdout.splitlines()[:-1]] == paths
 
 
+def test_many_files_ruled_together_print_what_each_prints_alone():
+    """adjudicate and check on many files rule a code's incidents together (adjudicator/batch.py):
+    the output is each file's own, in order, whatever its neighbours; a refusal stays its file's."""
+    from adjudicator import batch
+    folder = os.path.dirname(CASE)
+    paths = [os.path.join(folder, f) for f in sorted(os.listdir(folder))][:batch.FEWEST + 4]
+    bad = os.path.join(ROOT, "tests", "bad_input", "card-played-twice.yaml")
+    files = paths[:5] + [bad] + paths[5:]
+    for extra in ([], ["--json"]):
+        alone = [run("adjudicate", *extra, f) for f in files]
+        together = run("adjudicate", *extra, *files)
+        assert together.stdout == "".join(r.stdout for r in alone)
+        assert together.stderr == "".join(r.stderr for r in alone)
+        assert together.exit_code == max(r.exit_code for r in alone) == 2
+    alone = [run("check", f).stdout.splitlines()[0] for f in paths]
+    together = run("check", *paths)
+    assert together.stdout.splitlines()[:-1] == alone and together.exit_code == 0
+
+
 @pytest.mark.parametrize("words,cword,expect", [("adjudicator law pi", "2", "piquet"),
                                                 ("adjudicator events lea", "2", "lead"),
                                                 ("adjudicator search --code am", "3", "american-1893"),
