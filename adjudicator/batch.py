@@ -39,7 +39,7 @@ from . import facts as factmod
 from .errors import AdjudicatorError
 from .incident import Incident
 
-SIZE = 32           # incidents a grounding (benchmarks/README.md: 16, 32 and 64 measured)
+SIZE = 64           # incidents a grounding (benchmarks/README.md: 16, 32 and 64 measured)
 FEWEST = 16         # a code with fewer incidents to rule is ruled one at a time, unless its rules
                     # are tagged already: tagging them, once a process (~0.05 s from the cache
                     # folder, ~0.4 s without), would cost more than batches save (~10 ms each)
