@@ -258,28 +258,11 @@ def _solve_batch(code: str, incs: list[Incident], symbols: list[list[clingo.Symb
     sols = [engine.Solution(facts=syms, templates=prog.templates, files=[p.path for p in parts])
             for parts, syms in zip(loads, symbols)]
 
-    def work(state: dict) -> int:
-        try:
-            ctl.ground([("base", [])])
-        except RuntimeError:
-            raise engine.InternalError(f"the rules of {code} do not ground in a batch", " ".join(messages))
-        if state["abandoned"]:
-            return 0
-        state["phase"] = "solving"
-        models = 0
-        with ctl.solve(yield_=True) as handle:
-            for model in handle:
-                models += 1
-                if models > 1:
-                    raise engine.InternalError("the rules give more than one answer for a batch")
-                for sym in model.symbols(shown=True):
-                    args = sym.arguments
-                    sols[args[0].number].atoms[sym.name].append(tuple(args[1:]))
-            if handle.get().interrupted:
-                raise engine.TimeLimit(timeout, "solving")
-        return models
+    def take(sym: clingo.Symbol) -> None:
+        args = sym.arguments
+        sols[args[0].number].atoms[sym.name].append(tuple(args[1:]))
 
-    if engine._bounded(ctl, timeout, work) == 0:
+    if engine.ground_and_solve(ctl, code, messages, timeout, take, "a batch") == 0:
         raise engine.InternalError("the rules give no answer for a batch")
     for sol in sols:
         engine.canonical(sol)

@@ -408,11 +408,23 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     fill(ctl, statements, symbols)
     sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
 
+    models = ground_and_solve(ctl, inc.code, messages, timeout,
+                              lambda sym: sol.atoms[sym.name].append(tuple(sym.arguments)), "this incident")
+    if models == 0:
+        raise InternalError("the rules give no answer for this incident")
+    if adjudicator.leaves_with_exit:
+        _last[:] = [ctl]
+    return canonical(sol)
+
+
+def ground_and_solve(ctl: clingo.Control, code: str, messages: list[str], timeout: float, take, what: str) -> int:
+    """Ground the Control and solve it within the time limit (_bounded), giving take() each shown
+    atom of the answer set; the number of answer sets (0 or 1: a second is an InternalError)."""
     def work(state: dict) -> int:
         try:
             ctl.ground([("base", [])])
         except RuntimeError:
-            raise InternalError(f"the rules of {inc.code} do not ground", " ".join(messages))
+            raise InternalError(f"the rules of {code} do not ground", " ".join(messages))
         if state["abandoned"]:
             return 0
         state["phase"] = "solving"
@@ -421,19 +433,14 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
             for model in handle:
                 models += 1
                 if models > 1:
-                    raise InternalError("the rules give more than one answer for this incident")
+                    raise InternalError(f"the rules give more than one answer for {what}")
                 for sym in model.symbols(shown=True):
-                    sol.atoms[sym.name].append(tuple(sym.arguments))
+                    take(sym)
             if handle.get().interrupted:
                 raise TimeLimit(timeout, "solving")
         return models
 
-    models = _bounded(ctl, timeout, work)
-    if models == 0:
-        raise InternalError("the rules give no answer for this incident")
-    if adjudicator.leaves_with_exit:
-        _last[:] = [ctl]
-    return canonical(sol)
+    return _bounded(ctl, timeout, work)
 
 
 def loaded_parts(prog: Program, inc: Incident, full: bool = False) -> list[Part]:
