@@ -133,6 +133,18 @@ def seats_sorted(xs, game: str = "whist") -> list[str]:
     return sorted(set(xs), key=lambda x: (order.get(x, len(order)), x))
 
 
+def _only(attrs: dict, pred: str, r) -> Symbol | None:
+    """A ruling's one value of pred (its text, status or choice), or None. Two would leave the
+    sentence printed to the order clingo lists atoms in (a no-penalty ruling once printed its own
+    term, `none(revoke(2,E,12))`, for its offence's sentence): a fault in the rules, said as one."""
+    values = {row[0] for row in attrs[pred]}
+    if len(values) > 1:
+        from .errors import InternalError
+        raise InternalError(f"the rules give ruling {r} more than one {pred}",
+                            ", ".join(sorted(map(str, values))))
+    return next(iter(values), None)
+
+
 def build(inc: Incident, sol: Solution) -> dict:
     templates = sol.templates
     namer = Namer(inc, templates)
@@ -152,8 +164,10 @@ def build(inc: Incident, sol: Solution) -> dict:
     rulings = []
     for r, kind in sol.get("ruling"):
         attrs = by[r]
-        status = attrs["r_status"][0][0].name if attrs["r_status"] else "available"
-        text = namer.say(attrs["r_text"][0][0]) if attrs["r_text"] else namer.ident(r)
+        status = _only(attrs, "r_status", r)
+        status = status.name if status is not None else "available"
+        text = _only(attrs, "r_text", r)
+        text = namer.say(text) if text is not None else namer.ident(r)
         if r.name == "none":
             reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
             lead = "No penalty" if kind.string == "no-penalty" else "No remedy"
@@ -178,7 +192,7 @@ def build(inc: Incident, sol: Solution) -> dict:
                 {"seat": e["seat"], "laws": sorted(e["laws"], key=law_key), "reason": "; ".join(sorted(e["reason"]))}
                 for e in sorted(maynot.values(), key=lambda e: seats_sorted(maynot, inc.game).index(e["seat"]))
             ],
-            "choice": namer.ident(attrs["r_choice"][0][0]) if attrs["r_choice"] else None,
+            "choice": namer.ident(choice) if (choice := _only(attrs, "r_choice", r)) is not None else None,
             "because": sorted({namer.ident(f[0]) for f in attrs["r_because"]}),
             "status": status,
             "exacted_by": seats_sorted(namer.ident(x[0]) for x in attrs["r_exacted_by"]),

@@ -401,9 +401,9 @@ class Space:
     def result(self, atoms) -> dict:
         """The ruling (the --json contract of `adjudicate`) for an exact set of shown atoms."""
         sol = engine.Solution(facts=self.base, templates=self.templates, files=self.files)
-        for s in sorted(atoms):
+        for s in atoms:
             sol.atoms[s.name].append(tuple(s.arguments))
-        return ruling.build(self.inc, sol)
+        return ruling.build(self.inc, engine.canonical(sol))
 
     def split(self, assumed: dict[int, int], remaining: list[int]):
         """Each remaining unknown's consequences alternative by alternative; the relevant ones

@@ -104,3 +104,20 @@ def test_every_text_of_a_case_reads_as_a_sentence(path):
     s = solved(path)
     bad = faults(s.result) + faults(s.problems or []) + faults(s.error or "") + self_cited(s.result)
     assert not bad, "\n".join(bad)
+
+
+def test_a_ruling_given_two_sentences_by_the_rules_is_a_fault_said_not_a_sentence_picked():
+    """Which of two texts a ruling printed once hung on the order clingo lists atoms in."""
+    from clingo import Function, Number, String
+    from adjudicator import engine, incident, ruling
+    from adjudicator.errors import InternalError
+    inc = incident.parse("game: whist\ndealer: S\nevents:\n  - lead: {by: N, card: KS}\n", "two.yaml")
+    offence = Function("revoke", [Number(2), Function("e"), Number(12)])
+    none = Function("none", [offence])
+    sol = engine.Solution(templates={})
+    sol.atoms["ruling"].append((none, String("no-penalty")))
+    sol.atoms["r_text"] += [(none, none), (none, offence)]
+    with pytest.raises(InternalError, match="more than one r_text"):
+        ruling.build(inc, engine.canonical(sol))
+    sol.atoms["r_text"].pop(0)
+    assert ruling.build(inc, engine.canonical(sol))["rulings"][0]["remedy"] == "no-penalty"
