@@ -234,6 +234,15 @@ def solve_all(incs: list[Incident], timeout: float | None = engine.DEFAULT_TIMEO
     return out
 
 
+def solve_loaded(loaded: list) -> dict[int, object]:
+    """For incidents as read for several files (each an Incident, or the error reading it gave),
+    the solution (or error) of each ruled plainly (no `unknown` facts), by id() of the incident:
+    solved together by solve_all when there are several. A conditional ruling is worked out apart
+    (adjudicator/unknowns.py)."""
+    plain = [inc for inc in loaded if not isinstance(inc, Exception) and getattr(inc, "unknown", None) is None]
+    return dict(zip(map(id, plain), solve_all(plain))) if len(plain) > 1 else {}
+
+
 def _solve_batch(code: str, incs: list[Incident], symbols: list[list[clingo.Symbol]], timeout: float) -> list:
     prog = engine.program(code)
     _prepare(code, prog)

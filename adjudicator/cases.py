@@ -312,8 +312,7 @@ def run_all(paths: list[str]) -> list:
         except AdjudicatorError as e:
             inc = e
         loaded.append(inc)
-    plain = [inc for inc in loaded if not isinstance(inc, Exception) and getattr(inc, "unknown", None) is None]
-    solved = dict(zip(map(id, plain), batch.solve_all(plain))) if len(plain) > 1 else {}
+    solved = batch.solve_loaded(loaded)
     out: list = []
     for path, inc in zip(paths, loaded):
         try:

@@ -179,8 +179,7 @@ def _adjudicate_many(items: list) -> list[tuple[str, str, int, dict | None]]:
         except AdjudicatorError as e:
             inc = e                 # said by _adjudicate_one, as for one file
         loaded.append(inc)
-    plain = [inc for inc in loaded if not isinstance(inc, Exception) and getattr(inc, "unknown", None) is None]
-    solved = dict(zip(map(id, plain), batch.solve_all(plain))) if len(plain) > 1 else {}
+    solved = batch.solve_loaded(loaded)
     return [_adjudicate_one(args, inc, solved.get(id(inc))) for args, inc in zip(items, loaded)]
 
 

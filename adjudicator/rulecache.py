@@ -56,14 +56,19 @@ def _path(code: str, parts, prefix: str = _PREFIX, makers=_MAKERS) -> str:
 def load(code: str, parts) -> list[bytes] | None:
     """Each part's entry, in order, still in marshal's bytes (entry() reads one); None when no file
     was kept for exactly these rules, or it cannot be read back whole."""
-    try:
-        with open(_path(code, parts), "rb") as fh:
-            kept = marshal.loads(fh.read())     # (the user's own cache folder, written below)
-    except (OSError, EOFError, ValueError, TypeError):     # absent, cut short, not ours: made again
-        return None
+    kept = _read(_path(code, parts))
     if not (isinstance(kept, list) and len(kept) == len(parts) and all(isinstance(e, bytes) for e in kept)):
         return None
     return kept
+
+
+def _read(path: str):
+    """What a kept file holds, or None when it is absent, cut short or not ours (then made again)."""
+    try:
+        with open(path, "rb") as fh:
+            return marshal.loads(fh.read())     # (the user's own cache folder, written by _write)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
 
 
 def entry(kept: bytes) -> tuple | None:
@@ -115,11 +120,7 @@ def _write(path: str, data, prefix: str) -> None:
 def load_batch(code: str, parts) -> list[list[str]] | None:
     """Each part's rules as a batch grounds them (adjudicator/batch.py), as texts, in order; None
     when none were kept for exactly these rules or they cannot be read back whole."""
-    try:
-        with open(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS), "rb") as fh:
-            kept = marshal.loads(fh.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
+    kept = _read(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS))
     if not (isinstance(kept, list) and len(kept) == len(parts)
             and all(isinstance(e, list) and all(isinstance(t, str) for t in e) for e in kept)):
         return None
