@@ -109,9 +109,17 @@ def table_facts(game: str, taken=None) -> list[Symbol]:
     return out
 
 
+def hand_facts(game: str) -> list[Symbol]:
+    """How many tricks a hand of the game has (rules/codes.yaml `tricks`): tricks_in_hand/1, none
+    for a game played without tricks."""
+    n = registry.tricks(game)
+    return [Function("tricks_in_hand", [Number(n)])] if n is not None else []
+
+
 def build(inc: Incident) -> list[Symbol]:
     out: list[Symbol] = [Function("game", [const(inc.game)]), Function("code", [String(inc.code)])]
     out += table_facts(inc.game, inc.players)
+    out += hand_facts(inc.game)
     top = inc.top
     for seat in top.get("dummies", []):
         out.append(Function("dummy", [SEAT[seat]]))

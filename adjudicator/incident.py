@@ -431,6 +431,13 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
 # ----------------------------------------------------------------------------------------
 # Value parsers, one per schema type. Each returns a normalised Python value or raises.
 # ----------------------------------------------------------------------------------------
+def last_trick(game: str | None) -> int:
+    """The greatest number a trick of the game can have (rules/codes.yaml `tricks`); no bound of
+    the game's for a game played without tricks (poker) or not yet known."""
+    n = registry.tricks(game)
+    return n if n is not None else 10_000
+
+
 class Checker:
     def __init__(self, file: str, players: dict[str, str] | None = None, candidates=(), game=(7, "1"),
                  table=None):
@@ -682,7 +689,7 @@ class Checker:
         if t == "int":
             return self.integer(y, what, *(f.span or (0, 10_000)))
         if t == "trick":
-            return self.integer(y, what, 1, registry.tricks(getattr(self, "game", None)))
+            return self.integer(y, what, 1, last_trick(getattr(self, "game", None)))
         if t == "bool":
             return self.boolean(y, what)
         if t == "text":
@@ -839,7 +846,7 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
         _check_keys(ck, top["start"], {"trick": None, "leader": None}, "start")
         if "trick" not in m or "leader" not in m:
             raise ck.err(top["start"], "start needs both `trick` and `leader`", "e.g. start: {trick: 5, leader: W}")
-        out["start"] = (ck.integer(m["trick"], "start.trick", 1, registry.tricks(game)), ck.seat(m["leader"], "start.leader"))
+        out["start"] = (ck.integer(m["trick"], "start.trick", 1, last_trick(game)), ck.seat(m["leader"], "start.leader"))
     hand_lines: dict[str, int] = {}
     if "hands" in top:
         m = ck.mapping(top["hands"], "hands")

@@ -71,10 +71,10 @@ def table(game: str) -> Table:
     return Table(name, _tables()[name])
 
 
-def tricks(game: str | None) -> int:
-    """How many tricks a hand of the game has (rules/codes.yaml `tricks`; thirteen, whist's, when
-    not said): the greatest number a trick can have."""
-    return _codes().get(game, {}).get("tricks", 13) if game else 13
+def tricks(game: str | None) -> int | None:
+    """How many tricks a hand of the game has (rules/codes.yaml `tricks`): the greatest number a
+    trick can have. None for a game played without tricks (poker) or not yet known."""
+    return _codes().get(game, {}).get("tricks") if game else None
 
 
 def games() -> list[str]:

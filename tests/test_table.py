@@ -63,3 +63,27 @@ def test_every_game_names_a_table_with_seats():
         t = registry.table(game)
         assert t.seats and len(set(t.seats)) == len(t.seats), game
         assert all(m in t.seats for members in t.sides.values() for m in members), game
+
+
+def test_a_hand_has_the_tricks_its_game_states():
+    """How many tricks a hand has (and, in the whist family, how many cards each is dealt) is the
+    game's `tricks` in rules/codes.yaml, given to the rules as tricks_in_hand/1: no shared rule
+    file writes the number, and every game whose rules read it states it."""
+    import re
+
+    from adjudicator import rulefiles
+    written = re.compile(r"\b(cards|tricks)_in_hand\(\s*\d")
+    for name in sorted(os.listdir(os.path.join(registry.rules_dir(), "common"))):
+        path = os.path.join(registry.rules_dir(), "common", name)
+        assert not any(written.search(line) for line in rulefiles.code_lines(path)), name
+    read = re.compile(r"\b(cards|tricks)_in_hand\(")
+    for info in registry.all_codes():
+        if not info.get("rules"):
+            continue
+        entry = os.path.join(registry.rules_dir(), info["rules"])
+        if any(read.search(line) for p in rulefiles.files(entry) for line in rulefiles.code_lines(p)):
+            assert registry.tricks(info["game"]), info["code"]
+    assert facts.hand_facts("piquet") == [clingo.Function("tricks_in_hand", [clingo.Number(12)])]
+    assert facts.hand_facts("poker") == []          # no tricks: no number, and no bound of a trick's
+    assert incident.last_trick("poker") == incident.last_trick(None) == 10_000
+    assert incident.last_trick("whist") == 13 and incident.last_trick("german-whist") == 26
