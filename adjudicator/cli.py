@@ -298,7 +298,10 @@ def ask(ctx, args, game, answers, save, as_json):
         if answers:     # a regular file, opened without blocking: a FIFO or /dev/zero is refused at once
             fh = reading.open_to_read(answers, lambda what: InputError(
                 f"cannot read the answers: '{reading.path_shown(answers)}' {what}", "adjudicator ask --answers",
-                hint="give a regular file with one answer a line (an empty one: \"I don't know\" to every question)"))
+                hint="give a regular file with one answer a line (an empty one: \"I don't know\" to every question)"),
+                lambda line: InputError(
+                    "the answers are not UTF-8 text (a UTF-16 or Latin-1 file, or a NUL byte)", answers, line,
+                    hint="save the file as UTF-8 (plain text) and run again"))
         stream = fh if fh else getattr(sys.stdin, "buffer", sys.stdin)
         echo = True if fh else not (sys.stdin is not None and sys.stdin.isatty())
 
@@ -407,7 +410,7 @@ def _check_one(args, outcome=None) -> tuple[str, dict]:
             raise outcome
         out = outcome or cases.run(path)
     except AdjudicatorError as e:
-        return f"FAIL {safe(path)}\n    {e}", {"file": path, "ok": False, "error": str(e)}
+        return f"FAIL {safe(path)}\n    {e}", {"file": path, "ok": False, **_error_json(e)}
     row = {"file": path, "name": out.name, "ok": out.ok, **({} if out.ok else {"diff": out.diff})}
     if out.ok:
         return ("" if quiet else f"pass {safe(path)}: {out.name}"), row

@@ -36,9 +36,11 @@ SUITS = {
 }
 RANKS = {"a": 14, "k": 13, "q": 12, "j": 11, "t": 10, "10": 10,
          **{str(n): n for n in range(2, 10)}}
-CARD_RE = re.compile(r"^(10|[2-9tjqka])\s*(?:of\s+)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)$", re.I | re.ASCII)
+CARD_RE = re.compile(r"(10|[2-9tjqka]) *(?:of +)?([shdc♠♥♦♣]|spades?|hearts?|diamonds?|clubs?)", re.I | re.ASCII)
 # (re.ASCII: a card is written in ASCII letters or the suit signs; without it, case-insensitive
-# matching takes the long s `ſ` for s and the Kelvin sign for K, letters no suit or rank is named by)
+# matching takes the long s `ſ` for s and the Kelvin sign for K, letters no suit or rank is named by;
+# only spaces may stand between the rank and the suit, and around the card: "K\nS", "K\vS" or a tab
+# is not how anyone writes a card, and is refused as written, never read as the king of spades)
 
 
 def shown(v, limit: int = 40) -> str:
@@ -183,10 +185,10 @@ def _pos(mark) -> tuple[int | None, int | None]:
 
 
 class _Frame:
-    __slots__ = ("y", "key")
+    __slots__ = ("y", "key", "name")
 
-    def __init__(self, y: Y):
-        self.y, self.key = y, None
+    def __init__(self, y: Y, name: str | None = None):
+        self.y, self.key, self.name = y, None, name      # name: the key it stands under, if any
 
 
 class Reader:
@@ -237,8 +239,7 @@ class Reader:
                 if is_key:
                     self._key(parent, ev, loader)
                     continue
-                key = parent.key.value if parent is not None and isinstance(parent.y.value, dict) else None
-                y = Y(self._scalar(ev, loader, key), line, col, ev.value)
+                y = Y(self._scalar(ev, loader, stack), line, col, ev.value)
             else:
                 if is_key:
                     raise self.err("a key must be a plain word, not a list or a mapping", ev,
@@ -250,15 +251,17 @@ class Reader:
                 y = Y({} if isinstance(ev, yaml.MappingStartEvent) else [], line, col)
                 if isinstance(y.value, dict):
                     y.keys = {}
+            name = None
             if parent is None:
                 root = y
             elif isinstance(parent.y.value, list):
                 parent.y.value.append(y)
             else:
-                parent.y.value[parent.key.value] = y
+                name = parent.key.value
+                parent.y.value[name] = y
                 parent.key = None
             if not isinstance(ev, yaml.ScalarEvent):
-                stack.append(_Frame(y))
+                stack.append(_Frame(y, name))
 
     def _key(self, frame: _Frame, ev, loader) -> None:
         if loader.resolve(yaml.ScalarNode, ev.value, ev.implicit) == "tag:yaml.org,2002:merge":
@@ -269,7 +272,16 @@ class Reader:
         line, col = _pos(ev.start_mark)
         frame.key = frame.y.keys[key] = Y(key, line, col)
 
-    def _scalar(self, ev, loader, key: str | None = None):
+    @staticmethod
+    def _path(stack: list[_Frame]) -> str:
+        """Where a value stands, in the words the checks use: `score.N-S`, `start.trick`, `lead.card`
+        (an event's field is named by its event, as in `consult.by`)."""
+        keys = [f.name for f in stack if f.name is not None]
+        if stack and stack[-1].key is not None:
+            keys.append(stack[-1].key.value)
+        return ".".join(keys[1:] if keys[:1] == ["events"] and len(keys) > 1 else keys)
+
+    def _scalar(self, ev, loader, stack: list[_Frame]):
         """A scalar by the YAML 1.2 core schema: null, true/false, a whole number, or text."""
         text = ev.value
         if ev.tag == "!" or not ev.implicit[0]:       # quoted: text as written
@@ -280,9 +292,12 @@ class Reader:
             return _BOOL[text]
         if _INT.fullmatch(text):
             if len(text) > 100:
-                where = f"`{shown(key)}`: " if key is not None else ""
+                path = self._path(stack)
+                where = f"{shown(path)}: " if path else ""
                 raise self.err(f"{where}the number {shown(text, 12)} has {len(text):,} digits; "
-                               "no number in an incident is that long", ev)
+                               "no number in an incident is that long", ev,
+                               "write the number meant, in a few plain decimal digits (a score, a trick or a "
+                               "stake), e.g. 3")
             return int(text)
         return text
 
@@ -491,7 +506,7 @@ class Checker:
     def card(self, y: Y, what: str):
         v = y.value
         if isinstance(v, (str, int)):
-            m = CARD_RE.match(str(v).strip())
+            m = CARD_RE.fullmatch(str(v).strip(" "))
             if m:
                 rank = RANKS[m.group(1).lower()]
                 s = m.group(2).lower()
@@ -608,13 +623,17 @@ class Checker:
 
     def names(self, y: Y, what: str, limit: int = 20) -> list[str]:
         out: list[str] = []
+        written: list[str] = []          # each as the file has it (spaces around it and all): quoted so
         for it in self.items(y, what, limit):
             v = self.name(it, what)
-            twin = next((o for o in out if name_key(o) == name_key(v)), None)
+            as_written = it.value if isinstance(it.value, str) else v
+            twin = next((w for o, w in zip(out, written) if name_key(o) == name_key(v)), None)
             if twin is not None:
-                how = "" if twin == v else f" (as '{shown(twin)}' before: the same name in another spelling)"
-                raise self.err(it, f"{what}: '{shown(v)}' is named twice{how}", "name each player once")
+                how = "" if twin == as_written else \
+                    f" (as '{shown(twin)}' before: the same name in another spelling)"
+                raise self.err(it, f"{what}: '{shown(as_written)}' is named twice{how}", "name each player once")
             out.append(v)
+            written.append(as_written)
         return out
 
     def text(self, y: Y, what: str):

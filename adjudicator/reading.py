@@ -130,7 +130,40 @@ def open_to_write(path: str, refuse: Refuse):
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def open_to_read(path: str, refuse: Refuse):
+def open_to_read(path: str, refuse: Refuse, not_text: Callable[[int], Exception] | None = None):
     """A regular file opened to read bytes (read_answer reads it a bounded line at a time). Opened
-    without blocking and checked before any read: a FIFO, a device (/dev/zero) or a folder is refused."""
-    return os.fdopen(_open_regular(path, os.O_RDONLY, "read", refuse), "rb")
+    without blocking and checked before any read: a FIFO, a device (/dev/zero) or a folder is refused.
+    With `not_text` (line number -> the error), what is read must be UTF-8 text, as an incident
+    file must: a UTF-16 file, a Latin-1 one or a NUL byte is refused at the line it is found on,
+    never taken for answers nobody wrote (a UTF-8 byte order mark at its start is passed over)."""
+    fh = os.fdopen(_open_regular(path, os.O_RDONLY, "read", refuse), "rb")
+    return fh if not_text is None else _Utf8Lines(fh, not_text)
+
+
+class _Utf8Lines:
+    """A binary file's readline(), each piece read checked as UTF-8 text as it comes (a piece may
+    end inside a character: the decoder keeps the rest for the next)."""
+
+    def __init__(self, fh, not_text: Callable[[int], Exception]):
+        import codecs
+        self._fh, self._not_text, self._line = fh, not_text, 1
+        self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self._first = True
+
+    def readline(self, size: int = -1) -> bytes:
+        raw = self._fh.readline(size)
+        if self._first:
+            self._first = False
+            if raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+        try:
+            if b"\x00" in raw:
+                raise ValueError("a NUL byte")
+            self._decoder.decode(raw, final=not raw)
+        except ValueError:          # (UnicodeDecodeError is one)
+            raise self._not_text(self._line) from None
+        self._line += raw.count(b"\n")
+        return raw
+
+    def close(self) -> None:
+        self._fh.close()

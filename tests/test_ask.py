@@ -445,12 +445,33 @@ def test_an_answer_of_500_bytes_is_read_and_one_of_501_is_not(tmp_path):
     assert "holding" not in incident.load(str(tmp_path / "saved.yaml")).events[1].fields
 
 
-def test_answers_that_are_not_utf8_are_asked_again_not_an_internal_error(tmp_path):
-    r = _ask_with(tmp_path, [HELD], b"\xe9\xe9\n1\n")
+def test_answers_typed_that_are_not_utf8_are_asked_again_not_an_internal_error(tmp_path):
+    def typed(data: bytes):
+        return CliRunner().invoke(main, ["ask", HELD, "--save", str(tmp_path / "saved.yaml")], input=data)
+    r = typed(b"\xe9\xe9\n1\n")
     assert r.exit_code == 0, r.output
-    assert "> \\xe9\\xe9\n" in r.stdout and "Please answer 1-2" in r.stdout and "internal error" not in r.output
-    r = _ask_with(tmp_path, [HELD], b"\xe9\xe9\n" * reading.MAX_TRIES)
+    assert "Please answer 1-2" in r.stdout and "internal error" not in r.output
+    r = typed(b"\xe9\xe9\n" * reading.MAX_TRIES)
     assert r.exit_code == 2 and "(the last: '\\xe9\\xe9')" in r.stderr
+
+
+@pytest.mark.parametrize("data, line", [
+    ("1\n".encode("utf-16"), 1),                # what a Windows editor saves as "Unicode": BOM, NULs
+    (b"\xe9\n", 1),                              # Latin-1
+    (b"1\x00\n", 1),                             # a NUL byte
+])
+def test_an_answers_file_that_is_not_utf8_text_is_refused_at_its_line_not_read_as_answers(tmp_path, data, line):
+    """A UTF-16 answers file was read as answers nobody gave (`> \\xff\\xfe1\\x00`, then "I don't
+    know", exit 0): it is refused as an incident file would be, with the file, the line and the fix."""
+    r = _ask_with(tmp_path, [HELD], data)
+    assert r.exit_code == 2, r.output
+    assert f"answers.txt:{line}: the answers are not UTF-8 text" in r.stderr
+    assert "hint: save the file as UTF-8" in r.stderr and not (tmp_path / "saved.yaml").exists()
+    assert "Traceback" not in r.output
+    r = _ask_with(tmp_path, [HELD], b"\xef\xbb\xbf1\n\xe9\n")   # UTF-8 with a byte order mark: read
+    # (the second line is never read: the interview has one question)
+    assert r.exit_code == 0, r.output
+    assert incident.load(str(tmp_path / "saved.yaml")).events[1].fields["holding"] == [("suit", "spades")]
 
 
 def test_the_saved_file_name_is_printed_escaped(tmp_path):
@@ -506,3 +527,22 @@ def test_the_words_no_event_matches_are_quoted_escaped(tmp_path, words, shown):
                            input="0\n0\n")
     assert f"No event of whist {shown}; here are all of them." in r.stdout
     assert "\x1b" not in r.output
+
+
+def test_the_answers_file_is_checked_line_by_line_as_it_is_read(tmp_path):
+    """The line a byte that is not UTF-8 is found on is the one named, also when a line is read in
+    pieces (read_answer's bound) and a character is cut between two pieces."""
+    af = tmp_path / "a.txt"
+    af.write_bytes("1\n\u00e9t\u00e9\n".encode() + b"x" * (reading.MAX_ANSWER + 1) + "\u00e9".encode() + b"\n3\n\xe9\n")
+
+    def refuse(what):
+        return AssertionError(what)
+    fh = reading.open_to_read(str(af), refuse, lambda line: ValueError(line))
+    assert reading.read_answer(fh) == "1" and reading.read_answer(fh) == "\u00e9t\u00e9"
+    with pytest.raises(reading.LongAnswer):
+        reading.read_answer(fh)
+    assert reading.read_answer(fh) == "3"
+    with pytest.raises(ValueError) as e:
+        reading.read_answer(fh)
+    assert e.value.args == (5,)
+    fh.close()

@@ -140,6 +140,21 @@ def test_a_malformed_expectation_fails_its_case_at_its_line_and_the_run_goes_on(
     assert "1 passed, 1 failed, 2 cases" in r.stdout
 
 
+def test_check_json_gives_a_refused_case_its_error_as_the_object_every_command_gives(tmp_path):
+    """`check --json` put a case's input error as its text (newline and hint inside one string);
+    it is the error object of every other command's --json: file, line, column, message, hint."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: whist\ndealer: Off\nevents: []\nexpected: {rulings: []}\n")
+    r = run("check", "--json", str(bad), CASE)
+    assert r.exit_code == 1, r.output
+    rows = {os.path.basename(c["file"]): c for c in json.loads(r.stdout)["cases"]}
+    err = rows["bad.yaml"]["error"]
+    assert rows["bad.yaml"]["ok"] is False and err["exit_code"] == 2
+    assert (err["file"], err["line"], err["column"]) == (str(bad), 2, 9)
+    assert err["message"] == "dealer: 'Off' is not a seat" and err["hint"].startswith("a seat is N, E, S or W")
+    assert rows[os.path.basename(CASE)]["ok"] is True
+
+
 def test_a_finding_expected_absent_fails_the_case_when_it_is_given(tmp_path):
     with open(CASE, encoding="utf-8") as fh:
         text = fh.read()
