@@ -18,6 +18,7 @@ from clingo.symbol import Symbol, Tuple_
 
 from . import registry, schema
 from .incident import Incident
+from .narrator import unit_singular   # (the unit of the stakes, told as one: the rules read it too)
 
 class _Names(dict):
     """Seat or side ids of any game's table to their atoms: `N` -> n, `elder` -> elder, `N-S` -> ns."""
@@ -75,18 +76,6 @@ def value_symbols(f: schema.Field, v) -> list[Symbol]:
     if t == "text":
         return []          # the rules never read free text
     raise ValueError(f"no symbol for field type {t}")  # pragma: no cover
-
-
-def unit_singular(unit: str) -> str:
-    """The name of one of the stakes' unit: pence -> penny, shillings -> shilling, counters -> counter;
-    a name not in the plural (a unit written as one, 'chip value') is kept."""
-    irregular = {"pence": "penny", "halfpence": "halfpenny"}
-    low = unit.lower()
-    if low in irregular:
-        return irregular[low] if unit == low else irregular[low].capitalize()
-    if low.endswith("s") and not low.endswith("ss") and len(low) > 2:
-        return unit[:-1]
-    return unit
 
 
 def table_facts(game: str, taken=None) -> list[Symbol]:

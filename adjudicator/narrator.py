@@ -77,8 +77,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "throw-down": "{by} throws the cards on the table face upwards",
     "gather": "the cards of the trick are gathered[ by {by}]",
     "omit-play": "{by} omits to play[ to the {trick} trick]",
-    "wrong-number": ("{player} is found with {surplus} card(s) too many[ and {missing} too few]",
-                     "{player} is found with {missing} card(s) too few",
+    "wrong-number": ("{player} is found with {surplus} too many[ and {missing} too few]",
+                     "{player} is found with {missing} too few",
                      "{player} is found with the wrong number of cards"),
     "mix-into-trick": "{by} mixes a card[, the {card},] into the[ {trick}] trick",
     "damaged-card": "a card[ ({card})] is found[ {how}]",
@@ -92,10 +92,10 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "correct-bid": "{by} corrects his bid[ to {bid}]",
     "pass": "{by} passes",
     # piquet
-    "discard": ("{by} discards {cards}", "{by} discards {count} card(s)", "{by} discards"),
+    "discard": ("{by} discards {cards}", "{by} discards {count}", "{by} discards"),
     "ask-to-show": "{by} asks his adversary to show the cards of his call",
     "ask-point": "{by} asks what the point makes",
-    "count-stock": "the stock is counted[ by {by}]: it holds {count} cards",
+    "count-stock": "the stock is counted[ by {by}]: it holds {count}",
     "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
     "take-up-hand": "{by} takes up his cards",
     "cut-for-deal": "{by} cuts[ the {card}] for the deal[, exposing {exposed}]",
@@ -128,7 +128,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     # loo
     "declare": "{by} declares {what}",
     "look-at": "{by} looks at {what}[ ({whose}'s)]",
-    "exchange": "{by} puts out {cards} card(s) and is given as many",
+    "exchange": ("{by} puts out {cards} and is given as many", "{by} keeps the cards he holds, putting out none"),
     "take-back-exchanged": "{by} takes back a card he put out in the exchange",
     "declare-flush": "{by} declares a flush: {cards}",
     # Draw Poker
@@ -144,11 +144,35 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "open": "{by} opens the game[, staking {amount}]",
     "bet": "{by} adds {amount} to his stake",
     "stand": "{by} stands: he declines to bet until the next round",
-    "draw": "{by} discards {cards} card(s) and draws as many[ (the dealer gives him {received})][{pack-out?}, the pack "
-            "running out]",
+    "draw": ("{by} discards {cards} and draws as many[ (the dealer gives him {received})][{pack-out?}, the pack "
+             "running out]",
+             "{by} keeps the cards he holds, discarding none"),
     "take-back-discard": "{by} takes back a card he discarded",
     "show-hand": "{by} lays his cards face upwards on the table: {cards}",
 }
+
+# A number of cards an event's field gives, told with its noun ("1 card", "3 cards", "no cards"); a
+# count of none for a draw or an exchange is told by the event's second phrase (he keeps his cards).
+COUNTED = {"wrong-number": ("surplus", "missing"), "discard": ("count",), "count-stock": ("count",),
+           "exchange": ("cards",), "draw": ("cards", "received")}
+KEPT = {"exchange": "cards", "draw": "cards"}
+
+
+def unit_singular(unit: str) -> str:
+    """The name of one of the stakes' unit: pence -> penny, shillings -> shilling, counters -> counter;
+    a name not in the plural (a unit written as one, 'chip value') is kept."""
+    irregular = {"pence": "penny", "halfpence": "halfpenny"}
+    low = unit.lower()
+    if low in irregular:
+        return irregular[low] if unit == low else irregular[low].capitalize()
+    if low.endswith("s") and not low.endswith("ss") and len(low) > 2:
+        return unit[:-1]
+    return unit
+
+
+def cards_count(n: int) -> str:
+    return "no cards" if n == 0 else f"{n} card" if n == 1 else f"{n} cards"
+
 
 # Loo: a declaration, and what a player looks at, in the words of the laws (declaring.1).
 LOO_WORDS = {"stand": "to stand", "throw-up": "to throw up his hand", "take-miss": "to take the miss",
@@ -264,6 +288,16 @@ class Narrator:
             words["what"] = LOO_WORDS.get(ev.fields["what"], words["what"])
         if ev.name == "take-from-talon":            # German Whist: which card of the talon
             words["which"] = TALON_WORDS.get(ev.fields["which"], words["which"])
+        for k in COUNTED.get(ev.name, ()):
+            v = ev.fields.get(k)
+            if isinstance(v, int) and not isinstance(v, bool):
+                words[k] = cards_count(v)
+        if ev.fields.get(KEPT.get(ev.name, "")) == 0:
+            words.pop(KEPT[ev.name])
+        unit = (self.inc.top.get("stakes") or {}).get("unit")
+        if unit and isinstance(ev.fields.get("amount"), int):    # a sum staked, in the unit of the stakes
+            n = ev.fields["amount"]
+            words["amount"] = f"{n} {unit_singular(unit) if n == 1 else unit}"
         if "by" not in words and "dealer" in self.inc.top and self._dealer_default(ev.name):
             words["by"] = self.seat(self.inc.top["dealer"])
         phrases = PHRASES.get(ev.name) or ()
@@ -331,7 +365,8 @@ class Narrator:
                                 else f"This is the first deal of {kind}"))
         if "stakes" in top:         # loo, poker
             unit = top["stakes"].get("unit")
-            told = [f"{k} {n}" + (f" {unit}" if unit else "") for k, n in top["stakes"].items() if k != "unit"]
+            told = [f"{k} {n}" + (f" {unit_singular(unit) if n == 1 else unit}" if unit else "")
+                    for k, n in top["stakes"].items() if k != "unit"]
             out.append(self.sentence("The stakes: " + _and(told)))
         if "jack_pot" in top:
             n = top["jack_pot"]

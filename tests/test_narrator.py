@@ -16,7 +16,7 @@ CASES = cases.find(["cases"])
 
 def _defects(text: str) -> list[str]:
     out = []
-    for bad in ("{", "}", "[", "]", "None", "  ", " ,", ".."):
+    for bad in ("{", "}", "[", "]", "None", "  ", " ,", "..", "(s)", " 1 pence", " 0 card"):
         if bad in text:
             out.append(f"contains {bad!r}")
     m = re.search(r"\b(\w+) \1\b", text, re.IGNORECASE)
@@ -132,3 +132,23 @@ def test_speaking_to_the_dealer_is_told_without_saying_when():
                         "draw-poker", "15-speaking-to-the-dealer-after-the-deal-is-finished-is-not-forbidden-by-rule-15.yaml")
     story = narrator.tell(incident.load(path))
     assert "speaks to the dealer" in story and "while he deals" not in story
+
+
+def test_a_number_of_cards_and_a_sum_staked_are_told_with_their_nouns(tmp_path):
+    """"discards 0 card(s) and draws as many", "1 card(s) too many", "staking 2." (no unit): a count
+    of cards is told with its noun, none as keeping the cards, and a sum in the stakes' unit."""
+    p = tmp_path / "p.yaml"
+    p.write_text("game: poker\nplayers: {p1: Ames, p2: Brown, p3: Clark}\ndealer: p1\n"
+                 "stakes: {ante: 1, limit: 12, unit: pence}\nevents:\n  - deal: {}\n  - finish-deal: {}\n"
+                 "  - open: {by: p3, amount: 1}\n  - bet: {by: p1, amount: 2}\n  - pass: {by: p2}\n"
+                 "  - draw: {by: p3, cards: 0}\n  - draw: {by: p1, cards: 1, received: 1}\n")
+    told = " ".join(narrator.tell(incident.load(str(p))).split())
+    assert "The stakes: ante 1 penny and limit 12 pence." in told
+    assert "Clark opens the game, staking 1 penny. Ames adds 2 pence to his stake." in told
+    assert "Clark keeps the cards he holds, discarding none." in told
+    assert "Ames discards 1 card and draws as many (the dealer gives him 1 card)." in told
+    q = tmp_path / "q.yaml"
+    q.write_text("game: piquet\nplayers: {elder: Ames, younger: Brown}\ndealer: younger\nevents:\n"
+                 "  - wrong-number: {player: elder, missing: 2}\n")
+    assert "Ames is found with 2 cards too few." in " ".join(
+        narrator.tell(incident.load(str(q))).split())
