@@ -32,6 +32,27 @@ def laws_tag(laws) -> str:
     return "law " + laws[0] if len(laws) == 1 else "laws " + ", ".join(laws)
 
 
+def alternatives(rulings: list[dict]) -> list[str | None]:
+    """For each ruling, the sentence that says which rulings it is one choice with ("One of rulings
+    1, 3 and 4: only one of them may be had"), by their numbers in the list; None for a ruling that
+    is no choice. (The choice's id is the rules' term: data for --json, never a sentence's words.)"""
+    numbers: dict[str, list[int]] = {}
+    for i, r in enumerate(rulings, start=1):
+        if r.get("choice"):
+            numbers.setdefault(r["choice"], []).append(i)
+    out: list[str | None] = []
+    for r in rulings:
+        group = numbers.get(r.get("choice")) if r.get("choice") else None
+        if not group:
+            out.append(None)
+        elif len(group) == 1:
+            out.append("One of the law's alternatives, the only one open here.")
+        else:
+            told = ", ".join(map(str, group[:-1])) + " and " + str(group[-1])
+            out.append(f"One of rulings {told}: only one of them may be had.")
+    return out
+
+
 def ruling_text(result: dict, players: dict[str, str]) -> str:
     game = result.get("game") or "whist"
     lines: list[str] = []
@@ -41,6 +62,7 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
     lines += _wrap(head, "", "  ")
     lines.append("")
     findings = {f["finding"]: f for f in result["findings"]}
+    choices = alternatives(result["rulings"])
     for i, r in enumerate(result["rulings"], start=1):
         num = f"{i}. "
         pad = " " * len(num)
@@ -54,9 +76,8 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
             lines += _wrap(f"Not yet: {r['when']}.", pad, pad)
         elif STATUS.get(r["status"]):
             lines += _wrap(STATUS[r["status"]], pad, pad)
-        if r.get("choice"):
-            lines += _wrap("One of the alternatives marked with the same choice; only one may be had "
-                           f"(choice {r['choice']}).", pad, pad)
+        if choices[i - 1]:
+            lines += _wrap(choices[i - 1], pad, pad)
         if r["against"] or r["in_favour_of"]:
             lines += _wrap(f"Against: {_who(r['against'], players, game)}.  In favour of: "
                            f"{_who(r['in_favour_of'], players, game)}.", pad, pad)

@@ -103,6 +103,10 @@ def test_every_text_of_a_conditional_ruling_reads_as_a_sentence(path):
 def test_every_text_of_a_case_reads_as_a_sentence(path):
     s = solved(path)
     bad = faults(s.result) + faults(s.problems or []) + faults(s.error or "") + self_cited(s.result)
+    if s.result:        # and as printed: no rule term in any line (a choice's id printed as "(choice
+        from adjudicator import render      # b24(lead-out-of-turn(1,E,1,W)))", once)
+        bad += [f"printed: {line}" for line in render.ruling_text(s.result, {}).splitlines()
+                if RAW_TERM.search(line)]
     assert not bad, "\n".join(bad)
 
 
