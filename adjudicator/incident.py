@@ -663,7 +663,14 @@ class Checker:
         ids = registry.remedy_ids()
         if isinstance(v, str) and v.strip().lower() in ids:
             return v.strip().lower()
-        close = suggest(str(v), ids)
+        # the laws' own words for one (a "fresh deal", piquet 13) lead to its id by its description
+        # (rules/remedies.yaml) before any look-alike spelling does
+        # (the one whose description says them soonest: "a new deal (a fresh deal ...)" before
+        # "... alters his discard instead of a fresh deal")
+        words = str(v).strip().lower().replace("-", " ")
+        described = sorted((d.lower().find(words), i) for i, d in registry.remedies().items()
+                           if len(words) > 3 and words in d.lower() and i in ids)
+        close = described[0][1] if described else suggest(str(v), ids)
         raise self.err(y, f"{what}: '{shown(y)}' is not a remedy the laws give",
                        f"did you mean '{close}'?" if close else "`adjudicator remedies` lists them")
 
