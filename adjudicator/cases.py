@@ -187,6 +187,11 @@ def check_expected(inc: incident.Incident) -> None:
     """`expected` as the module's docstring shows it; else the line and key that is not."""
     exp, file = inc.expected, inc.file
     _check_keys(exp, file, "expected", ("rulings", "findings", "not_findings", "error", "message"))
+    err = exp.value.get("error")
+    if err is not None and err.value != "inconsistent":     # checked whether or not the incident is refused
+        raise InputError(f"expected.error: '{safe(str(err.value), 40)}' is not a refusal the engine gives",
+                         file, err.line, err.col, hint="the one refusal is `error: inconsistent` (an incident "
+                         "that is not well formed is for tests/bad_input/, not a case)")
     if "rulings" in exp.value and exp.value["rulings"].value is not None:
         rulings = exp.value["rulings"]
         if not isinstance(rulings.value, list):

@@ -125,6 +125,9 @@ def test_check_passes_on_the_bundled_case():
     ("findings: [lead-out-of-turn]", "findings: {a: 1}", "expected.findings: '{a: 1}' is not a list"),
     ("status: applies", "status: aplies", "status: 'aplies' is not one of"),
     ("  findings: [lead-out-of-turn]", "  findngs: [lead-out-of-turn]", "expected key: 'findngs' is not one of"),
+    # (a refusal the engine never gives was said only when the incident was ruled: "expected the
+    # incident to be refused (explode)", a failure of the engine's, not of the case)
+    ("  findings: [lead-out-of-turn]", "  error: explode", "expected.error: 'explode' is not a refusal the engine gives"),
 ])
 def test_a_malformed_expectation_fails_its_case_at_its_line_and_the_run_goes_on(tmp_path, old, new, said):
     with open(CASE, encoding="utf-8") as fh:
