@@ -336,6 +336,15 @@ def _syntax_error(e: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
         return InputError("a tab cannot indent YAML", file, line, col, "indent with spaces")
     problem = e.problem or "not valid YAML"
     context = e.context or ""
+    if problem.startswith("mapping values are not allowed") and line is not None and 0 < line <= len(lines) \
+            and col is not None and col > 1024:
+        key = lines[line - 1][:col - 1].strip().lstrip("-").strip().lstrip("{").strip()
+        if len(key) > 1024:     # YAML reads no plain key longer than 1024 characters (then the ':' is lost)
+            return InputError(f"a key of {len(key):,} characters ('{shown(key, 24)}'): a key (an event's or a "
+                              "field's name) is one short word, and YAML reads none longer than 1,024", file,
+                              line, col - len(key), "write the event or key name as docs/incident-format.md "
+                              "gives it (`adjudicator events` lists them)")
+
     if "flow" in context and e.context_mark is not None and e.context_mark is not mark:
         cl, cc = _pos(e.context_mark)
         opened = "{" if "mapping" in context else "["
