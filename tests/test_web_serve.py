@@ -42,3 +42,63 @@ def test_the_browser_tests_fail_saying_how_to_install_chromium_when_it_is_missin
     assert "apt-get install -y chromium" in r.stdout
     assert "ERROR tests/e2e/test_browser.py::test_a_mistake_is_shown_with_its_line_and_fix" in r.stdout
     assert r.stdout.startswith("E ") and not re.search(r"\d+ skipped|^SKIPPED", r.stdout, re.M)
+
+
+def _read_all(s: socket.socket) -> bytes:
+    got = b""
+    while True:
+        chunk = s.recv(4096)
+        if not chunk:
+            return got
+        got += chunk
+
+
+def test_slow_and_broken_clients_get_a_json_error_and_cannot_shut_others_out(tmp_path):
+    """A hundred clients sending part of a request and waiting locked everyone else out (503,
+    text/plain) for as long as they waited; a Content-Length of -5 got uvicorn's plain text."""
+    import json
+    import time
+    import urllib.request
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "ADJUDICATOR_REQUEST_SECONDS": "2", "ADJUDICATOR_DATA_DIR": str(tmp_path)}
+    proc = subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    slow: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/api/codes", timeout=2).read()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
+                time.sleep(0.1)
+        for _ in range(100):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: x\r\n")      # and nothing more
+            slow.append(s)
+        r = urllib.request.urlopen(base + "/api/codes", timeout=10)
+        assert r.status == 200 and json.loads(r.read())
+        slow[0].settimeout(10)
+        said = _read_all(slow[0])
+        head, _, body = said.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408") and b"application/json" in head
+        assert "did not arrive whole within 2 seconds" in json.loads(body)["error"]["message"]
+        with socket.create_connection(("127.0.0.1", port)) as bad:
+            bad.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n")
+            bad.settimeout(10)
+            head, _, body = _read_all(bad).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head
+        assert json.loads(body)["error"]["exit_code"] == 2
+    finally:
+        for s in slow:
+            s.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        proc.stdout.close()

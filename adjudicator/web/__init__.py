@@ -7,6 +7,86 @@ def create_app():
     return make()
 
 
+# A request must come whole (its head and its body) within this many seconds of the connection, or
+# of the answer to the one before: a client that sends a part and waits (a "slow loris") is answered
+# 408 and closed, and cannot hold a place for ever. It covers a ruling's own time limit (10 s) with
+# room to spare. ADJUDICATOR_REQUEST_SECONDS changes it.
+REQUEST_SECONDS = 30.0
+# Connections open at once before uvicorn answers 503: far more than a club's referees, so a few
+# dozen idle or slow clients do not shut others out; the rulings themselves run in a bounded
+# thread pool whatever this is.
+CONNECTIONS = 512
+
+
+def _protocol():
+    """uvicorn's HTTP/1.1 protocol (h11) with a limit on the time a request takes to arrive: uvicorn
+    times out an idle kept-alive connection, but not one whose request never ends."""
+    import json
+    import os
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+    try:
+        seconds = float(os.environ.get("ADJUDICATOR_REQUEST_SECONDS", REQUEST_SECONDS))
+    except ValueError:
+        seconds = REQUEST_SECONDS
+    body = json.dumps({"error": {"message": f"the request did not arrive whole within {seconds:g} seconds",
+                                 "exit_code": 2, "hint": "send the whole request at once"}}).encode()
+    answer = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
+              b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+    class Protocol(H11Protocol):
+        _arrival = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._arrival = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._arrival is not None:
+                self._arrival.cancel()
+                self._arrival = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is h11.DONE:       # the request has arrived whole: it is answered
+                self._disarm()                           # in its own time (a ruling's time limit)
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def send_400_response(self, msg: str) -> None:
+            """A request HTTP itself cannot read (a Content-Length of -5 or abc, a broken head): the
+            JSON error of every other refusal, not uvicorn's plain text."""
+            said = json.dumps({"error": {"message": "the request is not valid HTTP (its head or its "
+                                         "Content-Length cannot be read)", "exit_code": 2,
+                                         "hint": "send a well-formed HTTP request"}}).encode()
+            head = [(b"content-type", b"application/json"), (b"connection", b"close")]
+            for event in (h11.Response(status_code=400, headers=head, reason=b"Bad Request"),
+                          h11.Data(data=said), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event))
+            self.transport.close()
+
+        def _too_slow(self) -> None:
+            self._arrival = None
+            if self.transport.is_closing():
+                return
+            if self.cycle is None or self.cycle.response_complete or not self.cycle.response_started:
+                self.transport.write(answer)
+            self.transport.close()
+    return Protocol
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
     """Serve the page with uvicorn until interrupted; say where first."""
     import socket
@@ -17,8 +97,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
     with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(infos[0][4])
-    config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning",
-                            limit_concurrency=64, timeout_keep_alive=5, server_header=False)
+    config = uvicorn.Config(create_app(), host=host, port=port, log_level="warning", http=_protocol(),
+                            limit_concurrency=CONNECTIONS, timeout_keep_alive=5, server_header=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     where = "  (every address of this machine)" if host in ("0.0.0.0", "::") else ""
