@@ -731,6 +731,21 @@ class Checker:
             return self.text(y, what)
         if t == "remedy":
             return self.remedy(y, what)
+        if t == "side-scores" and not what.startswith("score") and not self.table.sides:
+            # the tricks taken at a table with no fixed sides (Boston, Solo Whist: the sides of a hand
+            # come from its bid, and at Misère Partout each plays for himself): each seat's own
+            m = self.mapping(y, what)
+            out, seen = {}, {}
+            for k, v in m.items():
+                try:
+                    seat = self.seat(y.keys[k], f"{what} key")
+                except InputError:
+                    raise self.err(y.keys[k], f"{what} key: '{shown(k)}' is not a seat",
+                                   "in this game each plays for himself: give each seat's tricks, e.g. "
+                                   "tricks: {N: 5, E: 3, S: 3, W: 2} (the sides of the hand come from `bid`)") from None
+                self.once(seen, seat, y.keys[k], what, "seat")
+                out[seat] = self.integer(v, f"{what} of {seat}", 0, last_trick(getattr(self, "game", None)))
+            return out
         if t == "side-scores":
             m = self.mapping(y, what)
             out = {}

@@ -248,8 +248,9 @@ class Narrator:
             return f"\u201c{v}\u201d"
         if type_ == "bool":
             return "yes" if v else "no"
-        if type_ == "side-scores":
-            return ", ".join(f"{self.side_word(k)} {n}" for k, n in v.items())
+        if type_ == "side-scores":         # (each seat's own, at a table with no fixed sides)
+            seats = registry.table(self.inc.game).seats
+            return ", ".join(f"{self.seat(k) if k in seats else self.side_word(k)} {n}" for k, n in v.items())
         if isinstance(v, (list, tuple)):
             return _and([str(x) for x in v])
         if isinstance(v, dict):

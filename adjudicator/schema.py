@@ -388,7 +388,8 @@ event("bystander-remark", G,
        F("prejudiced", "seat", "piquet (law 78): the player whose interest the remark prejudicially affected")],
       "- bystander-remark: {bystander: Ellis, about: score}", [])
 event("end-of-hand", G, "The hand has been played out.",
-      [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}")],
+      [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}; at a table with no fixed "
+         "sides (Boston, Solo Whist, Boston de Fontainebleau) by each seat, e.g. {N: 5, E: 3, S: 3, W: 2}")],
       "- end-of-hand: {tricks: {N-S: 8, E-W: 5}}", ["1", "30", "31"])
 
 # Claims and penalties ---------------------------------------------------------------------
