@@ -59,23 +59,11 @@ def test_slow_and_broken_clients_get_a_json_error_and_cannot_shut_others_out(tmp
     import json
     import time
     import urllib.request
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "ADJUDICATOR_REQUEST_SECONDS": "2", "ADJUDICATOR_DATA_DIR": str(tmp_path)}
-    proc = subprocess.Popen([EXE, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
+    from tests import serving
+    proc, base, _ = serving.start({"ADJUDICATOR_REQUEST_SECONDS": "2", "ADJUDICATOR_DATA_DIR": str(tmp_path)})
+    port = int(base.rsplit(":", 1)[1])
     slow: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/codes", timeout=2).read()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
-                time.sleep(0.1)
         for _ in range(100):
             s = socket.create_connection(("127.0.0.1", port))
             s.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: x\r\n")      # and nothing more
@@ -96,9 +84,4 @@ def test_slow_and_broken_clients_get_a_json_error_and_cannot_shut_others_out(tmp
     finally:
         for s in slow:
             s.close()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        proc.stdout.close()
+        serving.stop(proc)

@@ -8,14 +8,10 @@ desktop's width are kept in .pytest_cache/d/web-screenshots/ (named at the end o
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
+
+from tests import serving
 
 CHROMIUM = os.environ.get("ADJUDICATOR_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -24,40 +20,13 @@ WIDTHS = {"phone": (390, 844), "desktop": (1280, 900)}
 SHOTS = "web-screenshots"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """`adjudicator serve` on a free port, its progress file in a folder of its own."""
     data = tmp_path_factory.mktemp("web-progress")
-    port = _free_port()
-    env = {**os.environ, "ADJUDICATOR_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"}
-    exe = shutil.which("adjudicator", path=os.path.dirname(sys.executable)) or "adjudicator"
-    proc = subprocess.Popen([exe, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    said = proc.stdout.readline()
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(base + "/static/style.css", timeout=2).read()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"`adjudicator serve` did not start: {said}{proc.stdout.read()}")
-            time.sleep(0.1)
+    proc, base, said = serving.start({"ADJUDICATOR_DATA_DIR": str(data), "PYTHONUNBUFFERED": "1"})
     yield {"url": base, "said": said, "data": str(data)}
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    proc.stdout.close()
+    serving.stop(proc)
 
 
 @pytest.fixture(scope="module")
