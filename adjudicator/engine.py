@@ -138,8 +138,6 @@ class Part:
     def rules(self) -> list:
         """Its rules as the rule selection reads them (adjudicator/relevance.py), in order."""
         from . import relevance
-        if self._entry is not None:
-            return [None if r is None else relevance.Rule(*r) for r in self._entry[2]]
         return [relevance.summarize(st) for st in self.statements]
 
 
@@ -161,34 +159,71 @@ class Program:
 
     @functools.cached_property
     def cached(self) -> bool:
-        """Whether every part's rules, their texts and summaries, are at hand without parsing: read
-        from the cache (adjudicator/rulecache.py), or, when none was kept for these rules and one
-        can be, worked out now (parsing every file once) and kept for the next process."""
+        """Whether every part's rules, their texts and summaries, and the code's rule selector, are
+        at hand without parsing: read from the cache (adjudicator/rulecache.py), or, when none was
+        kept for these rules and one can be, worked out now (parsing every file once) and kept for
+        the next process."""
         from . import relevance, rulecache
         kept = rulecache.load(self.code, self.parts)
         if kept is not None:
-            for part, entry in zip(self.parts, kept):
+            entries, self._kept_selector = kept
+            for part, entry in zip(self.parts, entries):
                 part.kept = entry
             return True
         if not rulecache.writable():
             return False
         try:
-            entries = [(p.positions, p.texts, [None if r is None else r.kept() for r in p.rules])
-                       for p in self.parts]
+            entries = [(p.positions, p.texts) for p in self.parts]
+            selector = self.code_selector
         except relevance.Unsupported:
             return False
-        rulecache.save(self.code, self.parts, entries)
+        if selector is None:
+            return False
+        rulecache.save(self.code, self.parts, entries, (self.counts, selector.state()))
         return True
 
+    _kept_selector: bytes | None = None
+
+    @functools.cached_property
+    def _from_cache(self) -> tuple | None:
+        from . import rulecache
+        return None if self._kept_selector is None else rulecache.selector(self._kept_selector)
+
+    @functools.cached_property
+    def counts(self) -> list[int]:
+        """How many statements of each part's are rules, in order (the code's rules are numbered
+        one file after the other)."""
+        if self._from_cache is not None:
+            return list(self._from_cache[0])
+        return [len(p.rules) for p in self.parts]
+
+    @functools.cached_property
+    def code_selector(self):
+        """The rule selection (adjudicator/relevance.py) over every rule of the code: kept in the
+        cache, or made from the parts' rules (parsing the files not yet read); None when the rules
+        hold a statement it does not cover."""
+        from . import relevance
+        if self._from_cache is not None:
+            return relevance.Selector.restored(self._from_cache[1])
+        try:
+            return relevance.Selector([r for p in self.parts for r in p.rules])
+        except relevance.Unsupported:
+            return None
+
     def selector(self, parts: tuple[Part, ...]):
-        """The rule selection (adjudicator/relevance.py) over these parts' statements, made once
-        for each set of files; None when the rules hold a statement it does not cover."""
+        """The code's rule selection seen from these parts (relevance.View: their statements
+        numbered from 0 in order), made once for each set of files; None when the rules hold a
+        statement it does not cover."""
         if parts not in self._selectors:
-            from . import relevance
-            try:
-                self._selectors[parts] = relevance.Selector([r for p in parts for r in p.rules])
-            except relevance.Unsupported:
+            code = self.code_selector
+            if code is None:
                 self._selectors[parts] = None
+            else:
+                starts, at = {}, 0
+                for p, n in zip(self.parts, self.counts):
+                    starts[p.path] = (at, at + n)
+                    at += n
+                self._selectors[parts] = code.view([starts[p.path] for p in parts])
         return self._selectors[parts]
 
 
@@ -389,17 +424,16 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
         every = [t for p in parts for t in p.texts]
         selector = prog.selector(tuple(parts))
         if selector is not None:
-            fires = selector.select(symbols)
-            every = [t for i, (t, rule) in enumerate(zip(every, selector.rules)) if rule is None or i in fires]
+            keep = selector.select(symbols)
+            every = [t for i, t in enumerate(every) if i in keep]
         texts.append("\n".join(every))
     else:
         texts += [p.text for p in fresh]
         statements = [stm for p in parts if p not in fresh for stm in p.statements]
         selector = None if fresh or full else prog.selector(tuple(parts))
         if selector is not None:
-            fires = selector.select(symbols)
-            statements = [stm for i, (stm, rule) in enumerate(zip(statements, selector.rules))
-                          if rule is None or i in fires]
+            keep = selector.select(symbols)
+            statements = [stm for i, stm in enumerate(statements) if i in keep]
     try:
         for text in texts:
             ctl.add("base", [], text)

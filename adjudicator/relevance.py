@@ -37,7 +37,7 @@ class Unsupported(Exception):
 
 def _value(sym: clingo.Symbol):
     """A ground symbol as the reasoning sees it, in plain values (a rule's summary is kept between
-    processes: adjudicator/rulecache.py): a number as itself, a name as its string, a string as
+    processes with the selector: adjudicator/rulecache.py): a number as itself, a name as its string, a string as
     ('"', text), a compound term by its functor ("f", name, arity)."""
     kind = sym.type
     if kind == clingo.SymbolType.Function:
@@ -106,20 +106,16 @@ class Rule:
     """A rule as the reasoning sees it: the atoms its head may give, the atoms its body needs."""
     __slots__ = ("heads", "needs", "keys", "body")
 
-    def __init__(self, heads, needs, keys=None, body=None):
+    def __init__(self, heads, needs):
         self.heads, self.needs = heads, needs
-        self.keys = frozenset(k for k, _ in needs) if keys is None else keys
+        self.keys = frozenset(k for k, _ in needs)
         # each body atom as the fixpoint reads it: its predicate, the constants it asks for
         # (position, value, or a set of values), and the variables it binds (position, name)
-        self.body = body if body is not None else [(key,
+        self.body = [(key,
                       tuple((pos, a[1]) for pos, a in enumerate(args) if a is not None and a[0] == "c"),
                       tuple((pos, a[1]) for pos, a in enumerate(args) if a is not None and a[0] == "s"),
                       tuple((pos, a[1]) for pos, a in enumerate(args) if a is not None and a[0] == "v"))
                      for key, args in needs]
-
-    def kept(self) -> tuple:
-        """The rule in plain values, as the cache keeps it (Rule(*kept) is the rule again)."""
-        return (self.heads, self.needs, self.keys, self.body)
 
 
 def summarize(stm) -> Rule | None:
@@ -139,13 +135,18 @@ def summarize(stm) -> Rule | None:
 
 
 class Selector:
-    """The rules of one program (a list of Rule or None, in the program's order), ready to tell
-    which can fire for a set of facts."""
+    """The rules of a code (a list of Rule or None, in the program's order: every rule file of the
+    code, one after the other), ready to tell which can fire for a set of facts. Made once a code;
+    what it works out from the rules (`state()`) is kept between commands with them
+    (adjudicator/rulecache.py), so a one-shot command does not work it out again. An incident loads
+    only some of the files: `view()` is the selector seen from those."""
 
     CAP = 16          # head patterns a rule may give before a position is widened to ANY
 
     def __init__(self, rules: list[Rule | None]):
-        self.rules = rules
+        # Each statement's body as the fixpoint reads it (Rule.body), or None for a statement that
+        # is always kept (a #show).
+        self.bodies = [r.body if r else None for r in rules]
         # Constants some rule body names: any other constant of an incident is OTHER to the rules.
         self.named: set = set()
         for r in rules:
@@ -164,11 +165,29 @@ class Selector:
         # are settled (except within a recursive group, looked at until nothing changes).
         rank = _ranks(rules)
         self.order = [(rank.get(r.heads[0][0], 0) if r and r.heads else 0, i) for i, r in enumerate(rules)]
-        self.users: dict = defaultdict(list)
+        users: dict = defaultdict(list)
         for i, r in enumerate(rules):
             for k in r.keys if r else ():
-                self.users[k].append(i)
-        self._cache: dict = {}
+                users[k].append(i)
+        self.users = dict(users)
+        # The rules with nothing in their body to wait for (facts of the rule files, rules whose
+        # body is all negation or comparison): looked at first.
+        self.free = [i for i, r in enumerate(rules) if r is not None and not r.needs]
+
+    def state(self) -> tuple:
+        """What the selector worked out, in plain values (Selector.restored(state) is it again)."""
+        return (self.bodies, self.named, self.heads, self.order, self.users, self.free)
+
+    @classmethod
+    def restored(cls, state: tuple) -> "Selector":
+        self = cls.__new__(cls)
+        self.bodies, self.named, self.heads, self.order, self.users, self.free = state
+        return self
+
+    def view(self, spans: list[tuple[int, int]]) -> "View":
+        """The selector for the statements in these spans of the code's (the files an incident
+        loads, each [start, end)), numbered from 0 in that order."""
+        return View(self, spans)
 
     def _seen(self, a):
         if a is None or a[0] == "v":
@@ -189,30 +208,24 @@ class Selector:
             out.add(((f.name, len(f.arguments)), tuple(args)))
         return frozenset(out)
 
-    def select(self, facts: list[clingo.Symbol]) -> frozenset[int]:
-        """The indexes of the rules that may fire (cached by the abstract facts)."""
-        key = self.abstract(facts)
-        hit = self._cache.get(key)
-        if hit is None:
-            if len(self._cache) > 512:
-                self._cache.clear()
-            hit = self._cache[key] = self._fire(key)
-        return hit
-
-    def _fire(self, facts: frozenset) -> frozenset[int]:
+    def fire(self, facts: frozenset, active: bytearray) -> frozenset[int]:
+        """The indexes (the code's) of the rules that may fire for these abstract facts, of those
+        marked in `active` (the files loaded): a rule of a file not loaded neither fires nor gives
+        anything."""
         derived: dict = defaultdict(set)
         for k, args in facts:
             derived[k].add(args)
-        rules, order, users = self.rules, self.order, self.users
-        queue = [order[i] for i, r in enumerate(rules) if r is not None and not r.needs]
-        queue += [order[i] for k in derived for i in users[k]]
+        bodies, heads_of, order, users = self.bodies, self.heads, self.order, self.users
+        none: list = []
+        queue = [order[i] for i in self.free if active[i]]
+        queue += [order[i] for k in derived for i in users.get(k, none) if active[i]]
         heapq.heapify(queue)
         queued = {i for _, i in queue}
         fired = set()
         while queue:
             _, i = heapq.heappop(queue)
             queued.discard(i)
-            heads = _evaluate(rules[i], self.heads[i], derived, self.CAP)
+            heads = _evaluate(bodies[i], heads_of[i], derived, self.CAP)
             if heads is None:
                 continue
             fired.add(i)
@@ -220,18 +233,45 @@ class Selector:
                 have = derived[k]
                 if args not in have:
                     have.add(args)
-                    for j in users[k]:
-                        if j not in queued:
+                    for j in users.get(k, none):
+                        if active[j] and j not in queued:
                             queued.add(j)
                             heapq.heappush(queue, order[j])
         return frozenset(fired)
 
 
-def _evaluate(rule: Rule, heads: list, derived: dict, cap: int):
-    """The head atoms (of `heads`, the rule's as the Selector sees them) the rule may give now, or
-    None while its body cannot hold."""
+class View:
+    """A code's Selector seen from the rule files an incident loads: their statements numbered
+    from 0, in order, as the engine gives them to clingo."""
+
+    def __init__(self, selector: Selector, spans: list[tuple[int, int]]):
+        self.selector = selector
+        self.index = [i for start, end in spans for i in range(start, end)]     # ours -> the code's
+        self.active = bytearray(len(selector.bodies))
+        for start, end in spans:
+            self.active[start:end] = b"\1" * (end - start)
+        self._cache: dict = {}
+
+    def select(self, facts: list[clingo.Symbol]) -> frozenset[int]:
+        """The indexes (ours) of the statements to ground: those always kept and the rules that may
+        fire (cached by the abstract facts)."""
+        key = self.selector.abstract(facts)
+        hit = self._cache.get(key)
+        if hit is None:
+            if len(self._cache) > 512:
+                self._cache.clear()
+            fired = self.selector.fire(key, self.active)
+            bodies = self.selector.bodies
+            hit = self._cache[key] = frozenset(n for n, i in enumerate(self.index)
+                                               if bodies[i] is None or i in fired)
+        return hit
+
+
+def _evaluate(body: list, heads: list, derived: dict, cap: int):
+    """The head atoms (of `heads`, the rule's as the Selector sees them) a rule with this body
+    (Rule.body) may give now, or None while its body cannot hold."""
     values: dict = {}                 # variable -> set of values, or ANY
-    for key, consts, choices, variables in rule.body:
+    for key, consts, choices, variables in body:
         have = derived.get(key)
         if not have:
             return None

@@ -59,8 +59,8 @@ def grounded(inc):
     pairs = [(p.path, stm) for p in parts for stm in p.statements]
     selector = prog.selector(parts)
     if selector is not None:
-        fires = selector.select(symbols)
-        pairs = [pair for i, (pair, rule) in enumerate(zip(pairs, selector.rules)) if rule is None or i in fires]
+        keep = selector.select(symbols)
+        pairs = [pair for i, pair in enumerate(pairs) if i in keep]
     return pairs, symbols
 
 
