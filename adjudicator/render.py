@@ -13,6 +13,15 @@ STATUS = {
 }
 
 
+def status_sentence(r: dict) -> str:
+    """What a ruling's status says beneath it ('' for none): a ruling that follows of itself is
+    any player's to insist on, but not the players the law takes out of it (Dummy, "blind and
+    deaf", Dummy law III), who are named under "May not"."""
+    if r.get("status") == "applies" and r.get("may_not_exact"):
+        return "This follows of itself: any player not named under \"May not\" may insist on it."
+    return STATUS.get(r.get("status"), "")
+
+
 def _wrap(text: str, first: str, rest: str) -> list[str]:
     return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
                          break_on_hyphens=False) or [first.rstrip()]
@@ -74,8 +83,8 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
             lines += _wrap(f"Done: by {_who(r['exacted_by'], players, game)}.", pad, pad)
         elif r["status"] == "later" and r.get("when"):
             lines += _wrap(f"Not yet: {r['when']}.", pad, pad)
-        elif STATUS.get(r["status"]):
-            lines += _wrap(STATUS[r["status"]], pad, pad)
+        elif status_sentence(r):
+            lines += _wrap(status_sentence(r), pad, pad)
         if choices[i - 1]:
             lines += _wrap(choices[i - 1], pad, pad)
         if r["against"] or r["in_favour_of"]:

@@ -108,11 +108,22 @@ class Namer:
         tmpl = self.templates.get(name)
         if tmpl is None:
             return self.ident(s)
+        if "s" in tmpl:
+            tmpl = _COUNTED.sub(lambda m: _counted(m, args), tmpl)
         return _SLOT.sub(lambda m: self.say(args[int(m.group(1)) - 1])
                          if int(m.group(1)) <= len(args) else m.group(0), tmpl)
 
 
 _SLOT = re.compile(r"\{(\d+)\}")        # a template's place for its term's N-th argument
+# A place for a number followed by what it counts ("{2} tricks"): one of them is said in the singular.
+_COUNTED = re.compile(r"\{(\d+)\} (tricks|points|revokes|honours|cards|counters|games)\b")
+
+
+def _counted(m: re.Match, args) -> str:
+    """'{2} tricks' as it is to be said when the second argument is 1: '{2} trick'."""
+    n = int(m.group(1))
+    one = n <= len(args) and args[n - 1].type == SymbolType.Number and args[n - 1].number == 1
+    return m.group(0)[:-1] if one else m.group(0)
 
 
 def first_time(s: Symbol) -> int:

@@ -15,6 +15,9 @@ PLACEHOLDER = re.compile(r"\{\d+\}")
 DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", re.I)
 # an atom of the rules printed for want of its sentence: `none(revoke(2,E,12))`, `demanded(7,N,x)`
 RAW_TERM = re.compile(r"\b[a-z][a-z_-]*\([^()\s]*[,(]")
+# one of a thing counted in the plural ("took 1 tricks", "(1 points)"), or a plural left open
+# ("revoke(s)")
+ONE_IN_PLURAL = re.compile(r"(?<![\d.])\b1 (tricks|points|revokes|honours|cards|counters|games)\b|\w\(s\)")
 
 
 def _texts(value):
@@ -44,8 +47,8 @@ def _sentences(value, key=None):
 
 def faults(value) -> list[str]:
     """The sentences in a ruling (any JSON value) with a placeholder left, an atom of the rules in
-    place of a sentence, or a word doubled."""
-    out = [t for t in _sentences(value) if RAW_TERM.search(t)]
+    place of a sentence, a word doubled, or one thing counted in the plural."""
+    out = [t for t in _sentences(value) if RAW_TERM.search(t) or ONE_IN_PLURAL.search(t)]
     for t in _texts(value):
         if PLACEHOLDER.search(t) or DOUBLED.search(t):
             out.append(t)
@@ -80,7 +83,8 @@ def test_faults_finds_every_kind():
     assert faults({"rulings": [{"text": "East revoked in trick {2}"}]})
     assert faults(["the the trick"]) and not faults(["the trick, the lead"])
     assert faults(["No penalty: none(revoke(2,E,12)); the cards have been cut"])
-    assert not faults(["Brown (E) revoked (law 30); the card(s) stand"])
+    assert faults(["E-W took 1 tricks"]) and faults(["for 1 revoke(s): the score"])
+    assert not faults(["E-W took 1 trick", "N-S took 11 tricks", "it scores 2.1 points"])
 
 
 CONDITIONAL = [p for p in CASES if "\nunknown:" in open(p, encoding="utf-8").read()]

@@ -19,13 +19,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..incident import MAX_BYTES
-from ..render import alternatives
+from ..render import alternatives, status_sentence
 from . import examples, service
 from .service import Refusal
 
 FORM_ENVELOPE = 64 * 1024   # a form's own bytes around the incident (boundaries, other fields)
-STATUS = {"later": "Not yet: it may be exacted only later.",
-          "applies": "This follows of itself: any player may insist on it."}
 
 env = Environment(loader=PackageLoader("adjudicator.web", "templates"), autoescape=True,
                   trim_blocks=True, lstrip_blocks=True)
@@ -72,7 +70,7 @@ def _turning_laws(tree) -> list[str]:
 
 env.filters["who"] = _who
 env.filters["marked"] = _marked
-env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, STATUS=STATUS,
+env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, status_sentence=status_sentence,
                    law_words=service.law_words, max_bytes=MAX_BYTES)
 
 
