@@ -40,7 +40,7 @@ def test_ids_in_order():
     ids = [law["id"] for law in laws.book(CODE)["laws"]]
     assert ids == [str(n) for n in range(1, 92)] + [f"etiquette.{n}" for n in range(1, 10)]
     assert [law["id"] for law in laws.book(DUMMY)["laws"]] == ["I", "II", "III"]
-    assert [law["id"] for law in laws.book(DOUBLE)["laws"]] == ["special"]
+    assert [law["id"] for law in laws.book(DOUBLE)["laws"]] == ["no-misdeal"]
 
 
 def test_clauses():
