@@ -291,6 +291,10 @@ def ask(ctx, args, game, answers, save, as_json):
             raise InputError("ask needs an incident FILE, or --game GAME and a few words", "adjudicator ask",
                              hint="e.g. adjudicator ask incident.yaml, or adjudicator ask --game whist "
                                   "lead out of turn")
+        import os
+        if game is not None and args and (args[0].lower().endswith((".yaml", ".yml")) or os.path.isfile(args[0])):
+            raise InputError(f"ask was given both an incident FILE ('{safe(args[0], 60)}') and --game",
+                             "adjudicator ask", hint="give the FILE alone, or --game GAME and a few words")
         if game is None and args[0] == "-" and not answers:
             raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
                              hint="give the incident as a file, or the answers with --answers FILE")
@@ -589,7 +593,7 @@ def events(ctx, name, markdown, as_json):
     def go():
         import json
         from . import docs, schema
-        if name:
+        if name is not None:        # (an empty NAME is no name: refused, not read as none given)
             ev = schema.EVENTS.get(name.strip().lower())
             top = schema.TOP_KEYS.get(name.strip().lower())
             if ev is None and top is None:

@@ -44,6 +44,11 @@ def wanted(codes: str | None, path: str, stdin_text: str | None = None) -> list[
                               "or leave --codes out for every code of the incident's game")
     for c in out:
         registry.code_info(c)
+    if len(out) == 1:
+        raise InputError(f"--codes is '{incident.shown(codes)}', which names one code ({out[0]}): a comparison "
+                         "needs two or more", "adjudicator compare",
+                         hint=f"add another code, e.g. --codes {out[0]},english-1864, or rule under one code "
+                              "with `adjudicator adjudicate FILE`")
     return out
 
 

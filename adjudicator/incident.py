@@ -304,6 +304,14 @@ class Reader:
 
 def load_text(text: str, file: str) -> Y:
     """Parse YAML text into Y values, with clear errors."""
+    stray = text.find("\ufeff", 1 if text.startswith("\ufeff") else 0)
+    if stray >= 0:              # (one at the very start is the UTF-8 signature, read as nothing)
+        line = text.count("\n", 0, stray) + 1
+        col = stray - (text.rfind("\n", 0, stray) + 1) + 1
+        raise InputError("an invisible byte-order mark (U+FEFF) stands inside the file, where YAML cannot "
+                         "read it", file, line, col,
+                         "delete it (an editor joining two files, or saving twice, can leave one); "
+                         "save the file as UTF-8 with at most one at its very start")
     reader = Reader(file)
     loader = _Loader(text)
     try:
@@ -481,6 +489,8 @@ class Checker:
 
     def seat(self, y: Y, what: str):
         v = y.value
+        if not isinstance(v, (str, dict, list)) and y.raw is not None:
+            v = y.raw           # a name that YAML reads as a number or a flag (`42`, `Off`), as written
         if isinstance(v, str):
             s = self.seat_words.get(v.strip().lower()) or self.by_name.get(name_key(v))
             if s and self.seated is not None and s not in self.seated:
@@ -501,6 +511,8 @@ class Checker:
 
     def person(self, y: Y, what: str):
         v = y.value
+        if not isinstance(v, (str, dict, list)) and y.raw is not None:
+            v = y.raw           # (as seat(): a name YAML reads as a number, as written)
         if isinstance(v, str):
             key = name_key(v)
             if key in self.candidates:
@@ -587,6 +599,9 @@ class Checker:
         if isinstance(v, str) and re.fullmatch(r"[-+]?[0-9]+(:[0-5]?[0-9])+", v.strip()):
             raise self.err(y, f"{what}: '{shown(v)}' is not a whole number (some readers take it for "
                            "minutes and seconds)", "write one whole number, e.g. 3")
+        if isinstance(v, str) and re.fullmatch(r"[-+]?[0-9]+", v.strip()):
+            raise self.err(y, f"{what}: '{shown(v)}' is written in quotes, which makes it text, not a number",
+                           f"write {v.strip()} without the quotes")
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'",
                            "write the number in plain decimal digits, e.g. 3")
@@ -615,7 +630,8 @@ class Checker:
                            "write the name after the seat, e.g. N: Ames")
         v = y.text().strip(" \t")       # (only spaces: a control character at either end is refused below)
         if not v:
-            raise self.err(y, f"{what}: a player's name cannot be empty")
+            raise self.err(y, f"{what}: a player's name cannot be empty",
+                           "write the player's name, or leave the seat out of `players`")
         bad = next((c for c in v if not c.isprintable()), None)
         if bad is not None:
             raise self.err(y, f"{what}: the name '{shown(v)}' holds a control character ({ascii(bad)})",
@@ -876,6 +892,9 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
         out["bid"] = _bid(ck, top["bid"], game)
     if "dealer" in top:
         out["dealer"] = ck.seat(top["dealer"], "dealer")
+    if "trump" in top and not registry.trumps(game):
+        raise ck.err(root.keys["trump"], f"`trump`: {game} is played without trumps",
+                     "remove `trump`")
     if "trump" in top:
         y = top["trump"]
         if isinstance(y.value, str) and y.value.strip().lower() in SUITS:
@@ -976,7 +995,7 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
     partnered = schema.PARTNER_BIDS.get(game, frozenset())
     if "partner" in m:
         if out["bid"] not in partnered:
-            raise ck.err(m["partner"], f"bid: a {out['bid']} is played alone: there cannot be two single "
+            raise ck.err(m["partner"], f"bid: the bid {out['bid']} is played alone: there cannot be two single "
                          "players, nor a partner to one",
                          (f"in {game} a partner joins only: {', '.join(sorted(partnered))}" if partnered
                           else f"in {game} no bid is played with a partner"))

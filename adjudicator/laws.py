@@ -20,6 +20,16 @@ def book(code: str) -> dict:
         return yaml.load(fh, Loader=_Loader)
 
 
+def _codes_with(ident: str, but: str) -> list[str]:
+    """The other codes that have a law with this id (`24.boston` is the American code's, not the
+    English)."""
+    def ids(code):
+        for law in book(code)["laws"]:
+            yield law["id"]
+            yield from (ex["id"] for ex in law.get("exceptions") or [])
+    return [c["code"] for c in registry.all_codes() if c.get("laws") and c["code"] != but and ident in ids(c["code"])]
+
+
 def lookup(code: str, ident: str) -> tuple[dict, str | None]:
     """The law with this id, and the clause asked for (e.g. '17.II' -> law 17, clause 'II')."""
     laws = {law["id"]: law for law in book(code)["laws"]}
@@ -31,8 +41,14 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
         law = laws[head]
         if any(c["id"] == clause for c in law.get("clauses", [])):
             return law, clause
+        elsewhere = _codes_with(ident, code)
+        clauses = ", ".join(c["id"] for c in law.get("clauses", []))
+        hint = f"its clauses: {clauses}" if clauses else f"law {head} of {code} has no clauses"
+        if elsewhere:
+            hint = (f"{ident} is a law of {', '.join(elsewhere)}: `adjudicator law {elsewhere[0]} {ident}`; "
+                    + (f"law {head} of {code} has the clauses {clauses}" if clauses else hint))
         raise InputError(f"law {head} of {code} has no clause '{safe(clause, 40)}'", file="adjudicator law",
-                         hint="its clauses: " + (", ".join(c["id"] for c in law.get("clauses", [])) or "none"))
+                         hint=hint)
     ids = list(laws)
     import difflib
     close = difflib.get_close_matches(ident, ids, n=1)

@@ -77,6 +77,12 @@ def tricks(game: str | None) -> int | None:
     return _codes().get(game, {}).get("tricks") if game else None
 
 
+def trumps(game: str | None) -> bool:
+    """Whether the game has a trump suit (codes.yaml `trumps`, true unless said otherwise): an
+    incident that names one for a game without trumps is refused."""
+    return _codes().get(game or "", {}).get("trumps", True) is not False
+
+
 def games() -> list[str]:
     return list(_codes())
 

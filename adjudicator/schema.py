@@ -126,13 +126,17 @@ HOLDING = F(
 )
 VOID = F("void", "suits", "suits of which the player held no card at that moment")
 
+# The games, in the order rules/codes.yaml gives them (tests/test_docs.py checks they are its
+# games: the schema is read at every start, and codes.yaml is parsed only when a command needs it).
+GAMES = ("whist", "dummy", "double-dummy", "boston", "cayenne", "solo-whist", "piquet", "loo", "poker",
+         "boston-de-fontainebleau", "french-boston", "german-whist", "chinese-whist")
+
 # --------------------------------------------------------------------------------------------
 # Top-level keys of an incident (and of a case file, which adds `name` and `expected`).
 # --------------------------------------------------------------------------------------------
 TOP = (
-    F("game", "text", "the game: whist, dummy, double-dummy, boston, cayenne, solo-whist or piquet "
-      "(`adjudicator codes` lists every game)", required=True,
-      choices=("whist", "dummy", "double-dummy", "boston", "cayenne", "solo-whist", "piquet")),
+    F("game", "text", "the game: one of those rules/codes.yaml defines (`adjudicator codes` lists them)",
+      required=True, choices=GAMES),
     F("code", "text", "the code of laws; the game's default when omitted (`adjudicator codes` lists them)"),
     F("name", "text", "case files only: a sentence stating the ruling the case proves"),
     F("expected", "text", "case files only: the rulings expected (see the section on case files)"),

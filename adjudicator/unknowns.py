@@ -104,6 +104,17 @@ def _label(f: schema.Field, v) -> str:
     return str(v)
 
 
+def _example(f: schema.Field, ck: Checker) -> str:
+    """Two values a field of this kind may take, as written in an incident (a hint's example)."""
+    if f.choices:
+        return "[" + ", ".join(str(c) for c in list(f.choices)[:2]) + "]"
+    seats = ck.table.seats
+    return {"seat": f"[{seats[0]}, {seats[1]}]", "person": f"[{seats[0]}, {seats[1]}]",
+            "card": "[KS, QS]", "cards": "[[KS], [QS]]", "holding": "[KS, spades]", "int": "[2, 3]",
+            "trick": "[2, 3]", "suit": "[spades, hearts]", "bool": "[true, ~]",
+            "seats": f"[[{seats[0]}], [{seats[1]}]]"}.get(f.type, "[..., ...]")
+
+
 def _card(c) -> str:
     rank, suit = c
     return {14: "A", 13: "K", 12: "Q", 11: "J"}.get(rank, str(rank)) + suit[0].upper()
@@ -154,7 +165,8 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
         ys = m["one-of"].value
         if not isinstance(ys, list) or len(ys) < 2:
             raise ck.err(m["one-of"], "unknown.one-of: expected a list of at least two possibilities",
-                         f"e.g. one-of: [{spec.example.split(':', 1)[0][2:]} ...]; write ~ for 'not so'")
+                         f"give two or more values the field `{fname}` may take, e.g. one-of: "
+                         f"{_example(f, ck)}; write ~ for 'not so'")
         items: list = []
         for it in ys:
             if it.value is None:

@@ -357,3 +357,30 @@ def test_tables_wrap_to_the_terminal_and_every_command_answers_in_json(monkeypat
         json.loads(r.stdout)
     r = run("law", "nope", "3", "--json")
     assert r.exit_code == 2 and json.loads(r.stdout)["error"]["file"] == "adjudicator law"
+
+
+def test_a_player_named_by_a_number_is_found_by_the_name_as_written(tmp_path):
+    """`players: {N: 42}` names North '42': an event `by: 42` (read by YAML as a number) is North,
+    as `by: Ames` would be (before, the hint offered the very name it refused)."""
+    f = tmp_path / "i.yaml"
+    f.write_text("game: whist\nplayers: {N: 42, E: Brown, S: Clark, W: Dodd}\ndealer: S\n"
+                 "events:\n  - lead: {by: 42, card: KS}\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["adjudicate", "--json", str(f)])
+    assert r.exit_code == 0, r.output
+    assert "42 leads the king of spades" in json.loads(r.stdout)["story"]
+
+
+def test_law_points_a_clause_that_is_another_codes_law_to_that_code():
+    r = CliRunner().invoke(main, ["law", "english-1864", "24.boston"])
+    assert r.exit_code == 2
+    assert "`adjudicator law american-1893 24.boston`" in r.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["events", ""], "no event or key ''"),
+    (["compare", "--codes", "american-1893,,american-1893", "cases/whist/american-1893/28-renounce-by-a-player-holding-none-of-the-suit-is-no-revoke.yaml"],
+     "names one code (american-1893): a comparison needs two or more"),
+])
+def test_an_empty_or_single_choice_is_refused_not_read_as_all(args, said):
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2 and said in r.stderr

@@ -1,7 +1,7 @@
 """docs/incident-format.md and the schema in code say the same thing."""
 from pathlib import Path
 
-from adjudicator import docs, schema
+from adjudicator import docs, registry, schema
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "incident-format.md"
 
@@ -48,3 +48,7 @@ def test_every_law_an_event_reference_names_exists_in_its_code():
         for code, idents in ev.laws_by_code.items():
             for ident in idents:
                 laws.lookup(code, ident)        # raises for a law or clause the code has not
+
+
+def test_the_games_the_schema_names_are_those_of_the_game_definitions():
+    assert list(schema.GAMES) == registry.games()

@@ -96,9 +96,24 @@ def test_path_like_names_are_refused(client, url):
 
 def test_an_example_is_only_one_of_the_page_s_own(client):
     r = client.get("/", params={"example": "../../../etc/passwd"})
-    assert r.status_code == 200 and "root:" not in r.text
+    assert r.status_code == 404 and "root:" not in r.text
+    assert "there is no example" in r.text and "lead-out-of-turn" in r.text     # the examples named
     r = client.get("/", params={"example": "lead-out-of-turn"})
     assert "KS" in r.text
+
+
+@pytest.mark.parametrize("url, status, said", [
+    ("/quiz?seed=abc", 400, "is not a question"),
+    ("/download", 405, "GET is not how /download is used"),
+])
+def test_a_request_the_page_cannot_answer_is_refused_saying_why(client, url, status, said):
+    r = client.get(url)
+    assert r.status_code == status and said in r.text.replace("&#39;", "'")
+
+
+def test_an_empty_incident_is_not_downloaded(client):
+    r = client.post("/download", data={"incident": ""})
+    assert r.status_code == 400 and "there is nothing to download" in r.text
 
 
 def test_an_uploaded_file_s_name_is_never_used(client):

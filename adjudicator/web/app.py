@@ -120,8 +120,31 @@ def _text(data: bytes) -> str:
 
 # --- pages --------------------------------------------------------------------------------------
 
+def _refusal(status: int, title: str, message: str, hint: str):
+    """A page that says what in the request cannot be answered, and what to do instead."""
+    return page("refused.html", status, title=title, error={"message": message, "hint": hint},
+                lines=[], bad_line=None, incident="", action=None)
+
+
+def _example(request: Request):
+    """The example a page was asked to start from (`?example=NAME`): its text, "" for none asked,
+    or None for a name that is not an example's."""
+    name = request.query_params.get("example")
+    if name is None or name == "":
+        return ""
+    return examples.get(name)
+
+
+def _no_example(request: Request):
+    from ..incident import shown
+    return _refusal(404, "No such example", f"there is no example '{shown(request.query_params['example'])}'",
+                    "the examples: " + ", ".join(k for k, _ in examples.NAMES))
+
+
 async def home(request: Request):
-    ex = examples.get(request.query_params.get("example", ""))
+    ex = _example(request)
+    if ex is None:
+        return _no_example(request)
     return page("home.html", title="Rule on an incident", incident=ex or "", examples=examples.NAMES)
 
 
@@ -150,7 +173,9 @@ async def rule(request: Request):
 
 
 async def ask_page(request: Request):
-    ex = examples.get(request.query_params.get("example", ""))
+    ex = _example(request)
+    if ex is None:
+        return _no_example(request)
     return page("ask_start.html", title="Interview", incident=ex or "", examples=examples.NAMES)
 
 
@@ -322,7 +347,9 @@ async def topic_page(request: Request):
 async def compare_page(request: Request):
     rows = await run_in_threadpool(service.codes)
     if request.method == "GET":
-        ex = examples.get(request.query_params.get("example", ""))
+        ex = _example(request)
+        if ex is None:
+            return _no_example(request)
         return page("compare.html", title="Compare codes", incident=ex or "", codes=rows,
                     examples=examples.NAMES, result=None)
     (data, fields), refused = await _read_form(request, "/compare")
@@ -345,7 +372,12 @@ async def quiz_page(request: Request):
     p = request.query_params
     code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
     seed_text = p.get("seed", "").strip()
-    seed = int(seed_text) if seed_text.isdigit() and len(seed_text) < 10 else random.SystemRandom().randrange(1, 10**6)
+    if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) < 10):
+        from ..incident import shown
+        return _refusal(400, "Quiz", f"the seed '{shown(seed_text)}' is not a question's number",
+                        "leave the seed out for a new question, or give the number (up to nine digits) "
+                        "shown beneath one")
+    seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 10**6)
     review = p.get("review") == "1"
     try:
         found: list[str] = []        # what opening the progress file had to say (a damaged one kept aside)
@@ -427,6 +459,9 @@ async def download(request: Request):
     (data, fields), refused = await _read_form(request, "/rule")
     if refused:
         return refused
+    if not data.strip():
+        return _refusal(400, "Nothing to download", "the incident is empty: there is nothing to download",
+                        "write the incident on the page (or start from an example), then download it")
     return Response(data, media_type="application/yaml",
                     headers={"content-disposition": 'attachment; filename="incident.yaml"'})
 
@@ -481,9 +516,11 @@ async def not_found(request: Request, exc):
                                 "hint": "POST /api/adjudicate, POST /api/compare, GET /api/law/CODE/NUMBER, "
                                         "GET /api/search?q=WORDS, GET /api/topic[/NAME], GET /api/codes"}},
                      status)
-    return page("refused.html", getattr(exc, "status_code", 404), title="Not found",
-                error={"message": "There is no such page here.", "hint": "use the links above"},
-                lines=[], bad_line=None, incident="", action=None)
+    status = getattr(exc, "status_code", 404)
+    if status == 405:
+        return _refusal(405, "Not allowed", f"{request.method} is not how {request.url.path} is used",
+                        "use the page's own buttons and links")
+    return _refusal(status, "Not found", "There is no such page here.", "use the links above")
 
 
 async def server_error(request: Request, exc):
