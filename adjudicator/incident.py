@@ -324,7 +324,8 @@ def load_text(text: str, file: str) -> Y:
         raise InputError(f"{what} cannot appear in a YAML incident ({e.reason})", file, line, col,
                          "remove it; only printable text may appear")
     except yaml.YAMLError as e:
-        raise InputError(f"this is not valid YAML: {shown(e, 200)}", file)
+        raise InputError(f"this is not valid YAML: {shown(e, 200)}", file,
+                         hint="check the indentation and that every event is a '- name: {...}' item")
     finally:
         loader.dispose()
     if root is None:
@@ -398,10 +399,12 @@ def _read_file(path: str, name: str) -> bytes:
     except IsADirectoryError:
         raise InputError("this is a directory, not an incident file", name, hint="give the path of a .yaml file")
     except PermissionError:
-        raise InputError("the file cannot be read (permission denied)", name)
+        raise InputError("the file cannot be read (permission denied)", name,
+                         hint="give yourself read permission (chmod u+r), or copy the incident to a file you can read")
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
-        raise InputError(f"the file cannot be opened: {reason.lower()}", name)
+        raise InputError(f"the file cannot be opened: {reason.lower()}", name,
+                         hint="check the path (or give '-' to read standard input)")
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
@@ -417,7 +420,8 @@ def _read_file(path: str, name: str) -> bytes:
             try:
                 chunk = os.read(fd, min(left, 1 << 20))
             except OSError as e:
-                raise InputError(f"the file cannot be read: {(e.strerror or 'read error').lower()}", name)
+                raise InputError(f"the file cannot be read: {(e.strerror or 'read error').lower()}", name,
+                                 hint="copy the incident to a local file and give its path")
             if not chunk:
                 break
             chunks.append(chunk)
@@ -522,7 +526,7 @@ class Checker:
             close = suggest(v, list(self.candidates.values()))
             raise self.err(y, f"{what}: '{shown(v)}' is not among the candidates",
                            f"did you mean '{close}'?" if close else "list everyone in `candidates`")
-        raise self.err(y, f"{what}: expected a player's name")
+        raise self.err(y, f"{what}: expected a player's name", "write the name as it is given under `players` or `candidates`")
 
     def card(self, y: Y, what: str):
         v = y.value
@@ -827,7 +831,8 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
     if not allow_case:
         for k in ("name", "expected"):
             if k in top:
-                raise ck.err(root.keys[k], f"`{k}` belongs in case files only")
+                raise ck.err(root.keys[k], f"`{k}` belongs in case files only",
+                             f"remove `{k}` to rule on the incident, or run the case with `adjudicator check`")
 
     game = as_game or ck.text(top["game"], "game").strip().lower()
     games = registry.games()
@@ -1175,7 +1180,7 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
             allowed = {f.name: f for f in ev.fields}
             _check_keys(ck, body, allowed, f"event '{name}'")
         else:
-            raise ck.err(body, f"event '{name}': its fields go in a mapping, e.g. '- {ev.example[2:]}'")
+            raise ck.err(body, f"event '{name}': its fields go in a mapping", f"write it as {ev.example}")
         for f in ev.fields:
             if f.name in body_map:
                 fields[f.name] = ck.value(f, body_map[f.name], f"{name}.{f.name}")

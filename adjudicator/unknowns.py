@@ -198,7 +198,8 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
         raise ck.err(m["field"], f"unknown.field: `{fname}` ({schema.TYPES.get(f.type, f.type)}) has too many "
                      "possibilities to guess", "list them: one-of: [...]")
     if len(values) > MAX_ALTERNATIVES:
-        raise ck.err(y, f"unknown: at most {MAX_ALTERNATIVES} possibilities for one fact")
+        raise ck.err(y, f"unknown: at most {MAX_ALTERNATIVES} possibilities for one fact",
+                     "keep the possibilities the ruling can turn on, or establish the fact")
     t = Number(n)
     key = factmod.const(fname)
     alts = []

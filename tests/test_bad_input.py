@@ -3,6 +3,7 @@
 NAME.yaml is the incident; NAME.expected holds `exit N` and then the exact standard error. Each is
 run as a file, with --json, and on standard input; none may print a traceback.
 """
+import glob
 import json
 import os
 import re
@@ -67,3 +68,14 @@ def test_standard_input_gives_the_same_message(name, monkeypatch):
         data = fh.read()
     r = run(["adjudicate", "-"], monkeypatch, input=data)
     assert (r.exit_code, r.stderr) == (code, err.replace(name + ".yaml", "<stdin>"))
+
+
+def test_every_refusal_of_bad_input_says_what_to_do():
+    """A refusal of a malformed file (`FILE:LINE:COLUMN: problem`) carries a `hint:` line with the
+    fix; a contradiction says instead to correct the account."""
+    for expected in sorted(glob.glob(os.path.join(HERE, "*.expected"))):
+        with open(expected, encoding="utf-8") as fh:
+            text = fh.read()
+        if "cannot have happened as described" in text:
+            continue
+        assert "\n  hint: " in text, f"{os.path.basename(expected)} gives no hint"

@@ -137,7 +137,9 @@ def test_a_directory_a_missing_file_and_an_unreadable_one(tmp_path, monkeypatch)
         return real_open(path, *a, **k)
     monkeypatch.setattr(os, "open", deny)
     r = CliRunner().invoke(main, ["adjudicate", str(locked)])
-    assert (r.exit_code, r.stderr) == (2, f"{locked}: the file cannot be read (permission denied)\n")
+    assert (r.exit_code, r.stderr) == (2, f"{locked}: the file cannot be read (permission denied)\n"
+                                          "  hint: give yourself read permission (chmod u+r), or copy the "
+                                          "incident to a file you can read\n")
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
