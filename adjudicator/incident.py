@@ -302,6 +302,9 @@ class Reader:
         return text
 
 
+_YAML_HINT = "check the indentation and that every event is a '- name: {...}' item"
+
+
 def load_text(text: str, file: str) -> Y:
     """Parse YAML text into Y values, with clear errors."""
     stray = text.find("\ufeff", 1 if text.startswith("\ufeff") else 0)
@@ -325,7 +328,7 @@ def load_text(text: str, file: str) -> Y:
                          "remove it; only printable text may appear")
     except yaml.YAMLError as e:
         raise InputError(f"this is not valid YAML: {shown(e, 200)}", file,
-                         hint="check the indentation and that every event is a '- name: {...}' item")
+                         hint=_YAML_HINT)
     finally:
         loader.dispose()
     if root is None:
@@ -361,8 +364,7 @@ def _syntax_error(e: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
         return InputError(f"this is not valid YAML: {problem} (the '{opened}' opened at line {cl}, "
                           f"column {cc} is not closed)", file, line, col,
                           f"close it with '{closer}' on line {cl}")
-    return InputError(f"this is not valid YAML: {problem}", file, line, col,
-                      "check the indentation and that every event is a '- name: {...}' item")
+    return InputError(f"this is not valid YAML: {problem}", file, line, col, _YAML_HINT)
 
 
 def _line_col(text: str, position: int, in_bytes: bool) -> tuple[int, int]:
@@ -474,6 +476,15 @@ def last_trick(game: str | None) -> int:
     return n if n is not None else 10_000
 
 
+def _as_written(y: Y):
+    """A seat's or a player's value: a scalar YAML reads as a number or a flag (a player named `42`
+    or `Off` in `players`) is taken as written, as the names under `players` are."""
+    v = y.value
+    if not isinstance(v, (str, dict, list)) and y.raw is not None:
+        return y.raw
+    return v
+
+
 class Checker:
     def __init__(self, file: str, players: dict[str, str] | None = None, candidates=(), game=(7, "1"),
                  table=None):
@@ -492,9 +503,7 @@ class Checker:
         return InputError(msg, self.file, y.line, y.col, hint)
 
     def seat(self, y: Y, what: str):
-        v = y.value
-        if not isinstance(v, (str, dict, list)) and y.raw is not None:
-            v = y.raw           # a name that YAML reads as a number or a flag (`42`, `Off`), as written
+        v = _as_written(y)
         if isinstance(v, str):
             s = self.seat_words.get(v.strip().lower()) or self.by_name.get(name_key(v))
             if s and self.seated is not None and s not in self.seated:
@@ -514,9 +523,7 @@ class Checker:
         raise self.err(y, f"{what}: '{shown(y)}' is not a seat", hint)
 
     def person(self, y: Y, what: str):
-        v = y.value
-        if not isinstance(v, (str, dict, list)) and y.raw is not None:
-            v = y.raw           # (as seat(): a name YAML reads as a number, as written)
+        v = _as_written(y)
         if isinstance(v, str):
             key = name_key(v)
             if key in self.candidates:

@@ -284,8 +284,7 @@ async def events_page(request: Request):
                     groups=builder.event_groups())
     ev = schema.EVENTS.get(name.strip().lower())
     if ev is None:
-        return page("refused.html", 404, title="No such event", lines=[], bad_line=None, incident="", action=None,
-                    error={"message": f"no event '{name[:40]}'", "hint": "the events are listed on /events"})
+        return _refusal(404, "No such event", f"no event '{name[:40]}'", "the events are listed on /events")
     return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES)
 
 
@@ -527,9 +526,8 @@ async def server_error(request: Request, exc):
     payload = {"error": {"message": f"internal error ({type(exc).__name__})", "exit_code": 1}}
     if request.url.path.startswith("/api/"):
         return _json(payload, 500)
-    return page("refused.html", 500, title="Fault", error={
-        "message": payload["error"]["message"] + ": a fault in the adjudicator, not in your incident.",
-        "hint": "report it with the incident"}, lines=[], bad_line=None, incident="", action=None)
+    return _refusal(500, "Fault", payload["error"]["message"] + ": a fault in the adjudicator, not in your incident.",
+                    "report it with the incident")
 
 
 # --- safety: body limit and headers ---------------------------------------------------------------
