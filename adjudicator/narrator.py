@@ -135,8 +135,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "draw-for-deal": "{by} draws the {card} for the deal",
     "straddle": "{by} straddles",
     "point-out-no-cut": "{by} points out to the dealer that the pack was not cut",
-    "finish-deal": ("{by} finishes the deal: every player has five cards",
-                    "the deal is finished: every player has five cards"),
+    "finish-deal": ("{by} finishes the deal: every player has all his cards",     # (five at poker,
+                    "the deal is finished: every player has all his cards"),   # thirteen at Boston)
     "dealer-exposes": ("{by} exposes[ the {card},] a card dealt to {to}, while dealing",
                        "the dealer exposes[ the {card},] a card dealt to {to}, while dealing"),
     "exchange-exposed": "{by} exchanges the exposed card for another",
