@@ -11,6 +11,9 @@ STATUS = {
     "applies": "This follows of itself: any player may insist on it.",
     "none": "",
 }
+# The rulings that give nothing: no one may exact them, and none is against anyone (the side in
+# fault is named as such).
+NONE_REMEDIES = ("no-penalty", "no-remedy")
 
 
 def status_sentence(r: dict) -> str:
@@ -87,10 +90,13 @@ def ruling_text(result: dict, players: dict[str, str]) -> str:
             lines += _wrap(status_sentence(r), pad, pad)
         if choices[i - 1]:
             lines += _wrap(choices[i - 1], pad, pad)
-        if r["against"] or r["in_favour_of"]:
+        if r["remedy"] in NONE_REMEDIES:
+            if r["against"]:        # (no penalty is against anyone: the side in fault is named)
+                lines += _wrap(f"In fault: {_who(r['against'], players, game)}.", pad, pad)
+        elif r["against"] or r["in_favour_of"]:
             lines += _wrap(f"Against: {_who(r['against'], players, game)}.  In favour of: "
                            f"{_who(r['in_favour_of'], players, game)}.", pad, pad)
-        if r["remedy"] not in ("no-penalty", "no-remedy"):
+        if r["remedy"] not in NONE_REMEDIES:
             lines += _wrap(f"May exact it: {_who(r['may_exact'], players, game)}.", pad, pad)
         groups: dict[tuple, list[str]] = {}
         for m in r["may_not_exact"]:

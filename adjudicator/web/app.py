@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..incident import MAX_BYTES
-from ..render import alternatives, status_sentence
+from ..render import NONE_REMEDIES, alternatives, status_sentence
 from . import examples, service
 from .service import Refusal
 
@@ -70,7 +70,7 @@ def _turning_laws(tree) -> list[str]:
 
 env.filters["who"] = _who
 env.filters["marked"] = _marked
-env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, status_sentence=status_sentence,
+env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, status_sentence=status_sentence, none_remedies=NONE_REMEDIES,
                    law_words=service.law_words, max_bytes=MAX_BYTES)
 
 
