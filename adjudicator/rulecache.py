@@ -66,11 +66,7 @@ def load(code: str, parts) -> tuple[list[bytes], bytes] | None:
 
 def _read(path: str):
     """What a kept file holds, or None when it is absent, cut short or not ours (then made again)."""
-    try:
-        with open(path, "rb") as fh:
-            return marshal.loads(fh.read())     # (the user's own cache folder, written by _write)
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
+    return cache.kept(path)
 
 
 def entry(kept: bytes) -> tuple | None:
@@ -135,21 +131,7 @@ def _shared(value, seen: dict):
 
 
 def _write(path: str, data, prefix: str) -> None:
-    import tempfile
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{prefix}", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            marshal.dump(data, fh)
-        os.replace(tmp, path)           # whole or not at all, whoever else writes it at once
-    except OSError:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        return
-    cache.forget_older(path, prefix, _SUFFIX)
+    cache.keep(path, data, prefix, _SUFFIX)
 
 
 def load_batch(code: str, parts) -> list[list[str]] | None:

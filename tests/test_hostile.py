@@ -298,9 +298,9 @@ def test_an_input_cannot_add_a_rule():
 
 def test_nothing_is_read_but_the_incident_and_the_package(tmp_path, monkeypatch):
     """Every file opened while an incident is read and ruled on: the incident, the package's own
-    modules and rule files, and the code's rules as kept in the cache folder (adjudicator/
-    rulecache.py). (Outside the tests: `strace -f -e trace=openat adjudicator adjudicate FILE`
-    shows the same, with Python's own start-up files.)"""
+    modules and rule files, and the code's rules and the games' table (rules/codes.yaml) as kept
+    in the cache folder (adjudicator/rulecache.py, registry.py). (Outside the tests: `strace -f -e
+    trace=openat adjudicator adjudicate FILE` shows the same, with Python's own start-up files.)"""
     p = tmp_path / "hostile.yaml"
     p.write_text(_play_incident(HOSTILE[:4]) + "  - look-at-trick: {by: E}\n", encoding="utf-8")
     opened = []
@@ -327,7 +327,8 @@ def test_nothing_is_read_but_the_incident_and_the_package(tmp_path, monkeypatch)
     kept = os.path.realpath(cache.folder())
     outside = [f for f in opened if f != os.path.realpath(p)
                and not f.startswith(RULES + os.sep) and not f.startswith(PACKAGE + os.sep)
-               and not (os.path.dirname(f) == kept and os.path.basename(f).lstrip(".").startswith("rules-"))]
+               and not (os.path.dirname(f) == kept
+                        and os.path.basename(f).lstrip(".").startswith(("rules-", "codes-")))]
     assert not outside, outside
     assert os.path.realpath(p) in opened
 
