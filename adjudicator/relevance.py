@@ -280,7 +280,9 @@ class View:
         if hit is None:
             if len(self._cache) > 512:
                 self._cache.clear()
-            if self._settled is None:
+            # (the settled state is worked out from the second incident on: a one-shot call
+            # selects once, and would only pay for copying it)
+            if self._settled is None and self._cache:
                 self._settled = self.selector.settled(self.active)
             fired = self.selector.fire(key, self.active, self._settled)
             bodies = self.selector.bodies
