@@ -1203,6 +1203,16 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
                     raise ck.err(body_map[key], f"wrong-number.{key}: {fields[key]} cards "
                                  f"{'too few' if key == 'missing' else 'too many'} cannot be: a hand has {HAND} "
                                  f"cards and the pack {DECK}", f"give a number from 1 to {top_n}")
+        # piquet's words for a deal (laws 15, 16) said of another game, where whose pack it was
+        # and whose turn it was are told otherwise
+        if name == "deal" and ck.game != "piquet":
+            if fields.get("pack") == "wrong":
+                raise ck.err(body_map["pack"], "deal.pack: `wrong` is piquet's (law 15: not the pack for this "
+                             f"deal), not {ck.game}'s", "write whose pack it was: `pack: own` or `pack: adversaries`")
+            if "out-of-turn" in fields:
+                raise ck.err(body_map["out-of-turn"], f"deal.out-of-turn is piquet's (law 16), not {ck.game}'s: "
+                             "a deal out of turn is told by who dealt", "write `deal: {by: SEAT}` with the seat "
+                             "that dealt; the dealer's seat is the top-level `dealer`")
         if name == "consult" and len({ck.table.side_of(x) for x in fields["by"]}) > 1:
             raise ck.err(body_map["by"], f"consult: {' and '.join(fields['by'])} are not partners: partners "
                          "consult, adversaries do not", "write the side that consulted, e.g. by: N-S")
