@@ -14,9 +14,9 @@ A file is named by a digest of everything it was made from: clingo's and Python'
 in Python's `marshal` format), the code of the modules that make it (_MAKERS) and the name and text
 of every rule file of the code. So a changed rule file, another clingo or a changed way of reading
 the rules is another name, and a file never answers for rules it was not made from. The digest
-(CRC-32 and Adler-32 of those bytes, and their length) guards against an edit, not an adversary,
-who could as well write the folder; hashlib would add 6 ms to every call for its import alone. A
-file that cannot be read back whole is made again. (Two installs of different versions, say a
+is cache.named's (CRC-32 and Adler-32 of those bytes, and their length: against an edit, not an
+adversary, who could as well write the folder; hashlib would add 6 ms to every call for its
+import alone). A file that cannot be read back whole is made again. (Two installs of different versions, say a
 checkout and a release, replace each other's file for a code: each makes it again, once, when it is
 next used after the other.)
 """
@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import sys
-import zlib
 
 from . import cache
 
@@ -42,16 +40,14 @@ _BATCH_MAKERS = ("engine.py", "batch.py", "rulecache.py")
 
 def _path(code: str, parts, prefix: str = _PREFIX, makers=_MAKERS) -> str:
     import clingo
-    made_from = [f"{clingo.__version__}\0{sys.version_info[:2]}\0".encode()]
+    made_from = [f"{clingo.__version__}\0".encode()]          # (cache.named adds Python's version)
     here = os.path.dirname(os.path.abspath(__file__))
     for name in makers:
         with open(os.path.join(here, name), "rb") as fh:
             made_from.append(fh.read())
     for part in parts:
         made_from.append(os.path.basename(part.path).encode() + b"\0" + part.text.encode() + b"\0")
-    data = b"".join(made_from)
-    digest = f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}"
-    return os.path.join(cache.folder(), f"{prefix}{code}-{digest}{_SUFFIX}")
+    return cache.named(f"{prefix}{code}-", b"".join(made_from), _SUFFIX)
 
 
 def load(code: str, parts) -> tuple[list[bytes], bytes] | None:
