@@ -13,8 +13,9 @@ PLACEHOLDER = re.compile(r"\{\d+\}")
 # a word written twice running; "had had" and "that that" can be English, none of our templates
 # needs them
 DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", re.I)
-# an atom of the rules printed for want of its sentence: `none(revoke(2,E,12))`, `demanded(7,N,x)`
-RAW_TERM = re.compile(r"\b[a-z][a-z_-]*\([^()\s]*[,(]")
+# an atom of the rules printed for want of its sentence: `none(revoke(2,E,12))`, `demanded(7,N,x)`,
+# or one capitalized at the head of a sentence: `Chosen(3,elder,alter-own-discard).`
+RAW_TERM = re.compile(r"\b[A-Za-z][a-z_-]*\([^()\s]*[,(]")
 # one of a thing counted in the plural ("took 1 tricks", "(1 points)"), or a plural left open
 # ("revoke(s)")
 ONE_IN_PLURAL = re.compile(r"(?<![\d.])\b1 (tricks|points|revokes|honours|cards|counters|games)\b|\w\(s\)")
