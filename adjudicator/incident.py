@@ -888,6 +888,17 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
     ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))),
                  table=registry.table(game))
     ck.game = game
+    if "game-points" in top:
+        if game != "chinese-whist":
+            raise ck.err(root.keys["game-points"], f"`game-points` is a key of the game chinese-whist, not of {game}",
+                         f"remove `game-points`: in this code a game is {ck.game_points} points (law {ck.game_law})")
+        points = ck.integer(top["game-points"], "game-points", 1, 100)
+        if points not in (5, 7, 10):
+            raise ck.err(top["game-points"], f"game-points: {points}; Chinese Whist's game is five, seven or ten "
+                         "points ('Five, seven, or ten points may be made the game, at the option of the players')",
+                         "write game-points: 5, 7 or 10 (ten is the usual number)")
+        out["game_points"] = points
+        ck.game_points = points        # the scores before the hand are read against it
     if ck.table.places_from_players and players:
         if len(players) < 2:
             raise ck.err(top["players"], f"players: {game} is played by two or more; `players` names the places taken",

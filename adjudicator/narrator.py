@@ -373,6 +373,8 @@ class Narrator:
             n = top["jack_pot"]
             out.append(self.sentence(f"This game is a jack-pot, the {ORDINAL[n] if n < len(ORDINAL) else f'number {n}'} "
                                 "in a row"))
+        if "game_points" in top:    # Chinese Whist
+            out.append(self.sentence(f"The players made the game {top['game_points']} points"))
         if top.get("variations"):
             out.append(self.sentence("The company agreed before play to " + _and([v.replace("-", " ")
                                                                             for v in top["variations"]])))
