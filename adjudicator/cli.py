@@ -868,8 +868,14 @@ def entry():
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
         rc = 1
-    except BrokenPipeError as e:
-        _output_failed(e)
+    except OSError as e:            # writing --version or --help (click's own echo) failed
+        if isinstance(e, BrokenPipeError) or _is_output_error(e):
+            _output_failed(e)
+        raise
+    if type(sys.stdout).__name__ == "_PacifyFlushWrapper":
+        # click met a closed pipe writing its own output (--version, --help) and only left quietly
+        import errno
+        _output_failed(BrokenPipeError(errno.EPIPE, "Broken pipe"))
     if not isinstance(rc, int):
         rc = 0 if rc is None else 1
     try:

@@ -587,7 +587,8 @@ def test_a_file_that_is_not_an_incident_is_not_quoted(tmp_path):
 # Output that cannot be written, and standard input read with the same bound by every command.
 # ---------------------------------------------------------------------------------------------
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
-@pytest.mark.parametrize("args", [["codes"], ["adjudicate", "--json", CASE], ["law", "whist", "24"]])
+@pytest.mark.parametrize("args", [["codes"], ["adjudicate", "--json", CASE], ["law", "whist", "24"],
+                                  ["--version"], ["-h"], ["adjudicate", "-h"]])   # (the last three: click's own output)
 def test_a_full_disk_ends_with_a_message_and_a_non_zero_exit(args):
     with open("/dev/full", "wb") as full:
         r = subprocess.run([_exe(), *args], stdout=full, stderr=subprocess.PIPE, timeout=30)
@@ -604,7 +605,7 @@ def test_a_closed_standard_output_ends_with_a_message_and_a_non_zero_exit(args):
     assert "standard output is closed" in err
 
 
-@pytest.mark.parametrize("args", [["codes"], ["adjudicate", CASE], ["law", "whist", "24"]])
+@pytest.mark.parametrize("args", [["codes"], ["adjudicate", CASE], ["law", "whist", "24"], ["--version"], ["-h"]])
 def test_a_reader_gone_before_the_output_ends_it_with_a_message_and_a_non_zero_exit(args):
     # (`adjudicator ... | head -c0`: the pipe's reading end closed before anything is written)
     read_end, write_end = os.pipe()
