@@ -870,10 +870,11 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
                 raise ck.err(top["players"].keys[k], f"players: '{shown(k)}' is the seat {seat} again",
                              "give each seat once")
             name = ck.name(v, f"players.{k}")
+            as_written = v.value if isinstance(v.value, str) else name     # (spaces around it and all)
             twin = next((p for p in players.values() if name_key(p) == name_key(name)), None)
             if twin is not None:
-                how = "" if twin == name else f" ('{shown(twin)}' in another spelling: {ascii(name)})"
-                raise ck.err(v, f"players.{k}: '{shown(name)}' is already the name of another seat{how}",
+                how = "" if twin == as_written else f" ('{shown(twin)}' in another spelling: {ascii(as_written)})"
+                raise ck.err(v, f"players.{k}: '{shown(as_written)}' is already the name of another seat{how}",
                              "each seat has its own player")
             players[seat] = name
         out["players"] = players
