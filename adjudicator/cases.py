@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from . import engine, incident, ruling
+from . import engine, incident, registry, ruling
 from .errors import AdjudicatorError, InconsistentIncident, InputError, safe
 from .incident import Y
 
@@ -153,6 +153,7 @@ def describe(r: dict) -> str:
 
 
 # --- the shape of `expected` (the module's docstring), checked before anything is compared ----------
+MAX_WORD = 200      # (a message expected of a refusal is the longest: a phrase of it)
 STATUSES = ("available", "later", "exacted", "done", "applies", "none")     # (rights.lp's status/2)
 _RULING_KEYS = ("remedy", "laws", "may_exact", "may_not_exact", "status", "against", "in_favour_of",
                 "exacted_by", "choice")
@@ -181,6 +182,14 @@ def _check_words(y: Y, file: str, what: str, one_allowed: bool = False) -> None:
     for v in y.value:
         if not isinstance(v.value, (str, int)):
             raise _bad(v, file, f"{what} entry", "a word or a number")
+        _check_word(v, file, f"{what} entry")
+
+
+def _check_word(y: Y, file: str, what: str) -> None:
+    """A word of `expected` is printed back when it is not met: one line of printable text, short."""
+    text = str(y.value)
+    if len(text) > MAX_WORD or not text.isprintable():
+        raise _bad(y, file, what, f"a word (printable, one line, at most {MAX_WORD} characters)")
 
 
 def check_expected(inc: incident.Incident) -> None:
@@ -205,6 +214,11 @@ def check_expected(inc: incident.Incident) -> None:
                                      hint="see the shape of `expected` in adjudicator/cases.py")
             if not isinstance(r.value["remedy"].value, str):
                 raise _bad(r.value["remedy"], file, f"{what}: remedy", "a remedy id")
+            if r.value["remedy"].value not in registry.remedies():
+                from .incident import shown
+                raise InputError(f"{what}: remedy '{shown(r.value['remedy'])}' is not a remedy the engine names",
+                                 file, r.value["remedy"].line, r.value["remedy"].col,
+                                 hint="the remedies are listed by `adjudicator remedies` (rules/remedies.yaml)")
             _check_words(r.value["laws"], file, f"{what}: laws")
             for k in SEAT_KEYS:
                 if k in r.value:
@@ -227,9 +241,13 @@ def check_expected(inc: incident.Incident) -> None:
                 raise _bad(r.value["status"], file, f"{what}: status", "one of " + ", ".join(STATUSES))
             if "choice" in r.value and not isinstance(r.value["choice"].value, (str, int, type(None))):
                 raise _bad(r.value["choice"], file, f"{what}: choice", "a label (or null)")
+            if "choice" in r.value and r.value["choice"].value is not None:
+                _check_word(r.value["choice"], file, f"{what}: choice")
     for k in ("findings", "not_findings"):
         if k in exp.value and exp.value[k].value is not None:
             _check_words(exp.value[k], file, f"expected.{k}")
+    if exp.value.get("message") is not None:
+        _check_word(exp.value["message"], file, "expected.message")
 
 
 def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError | None) -> str:

@@ -417,8 +417,8 @@ def _check_one(args, outcome=None) -> tuple[str, dict]:
         return f"FAIL {safe(path)}\n    {e}", {"file": path, "ok": False, **_error_json(e)}
     row = {"file": path, "name": out.name, "ok": out.ok, **({} if out.ok else {"diff": out.diff})}
     if out.ok:
-        return ("" if quiet else f"pass {safe(path)}: {out.name}"), row
-    return f"FAIL {safe(path)}: {out.name}\n{out.diff}", row
+        return ("" if quiet else f"pass {safe(path)}: {safe(out.name)}"), row
+    return f"FAIL {safe(path)}: {safe(out.name)}\n{out.diff}", row
 
 
 def _canonical_ident(laws, code: str, ident: str) -> str:

@@ -111,6 +111,24 @@ def test_check_reports_a_failing_case(tmp_path):
     assert "FAIL" in r.stdout and "expected, not given" in r.stdout and "given, not expected" in r.stdout
 
 
+def test_check_prints_back_nothing_of_a_case_raw_or_whole(tmp_path):
+    # a case's name, or a word it expects, is printed when the case fails: an escape or a newline in
+    # it must not reach the terminal (a forged line, a cleared screen), nor a long value whole
+    case = ("name: \"x\\nFAIL forged\"\ngame: whist\ndealer: S\nevents:\n  - lead: {by: W, card: KS}\n"
+            "expected:\n  rulings: []\n")
+    p = tmp_path / "named.yaml"
+    p.write_text(case)
+    r = run("check", str(p))
+    assert r.exit_code == 1 and "x\\nFAIL forged" in r.stdout and "\nFAIL forged" not in r.stdout
+    for remedy, said in (("\\e[31mhang", "\\x1b[31mhang"), ("fake\\nFAIL forged" + "z" * 5000, "fake\\nFAIL forged")):
+        p = tmp_path / "remedy.yaml"
+        p.write_text(case.replace("rulings: []", f'rulings:\n    - {{remedy: "{remedy}", laws: ["39"], may_exact: []}}'))
+        r = run("check", str(p))
+        assert r.exit_code == 1 and "is not a remedy the engine names" in r.stdout, r.stdout
+        assert said in r.stdout and "\x1b" not in r.stdout and "\nFAIL forged" not in r.stdout
+        assert len(r.stdout) < 1000
+
+
 def test_check_passes_on_the_bundled_case():
     r = run("check", CASE)
     assert r.exit_code == 0 and "1 passed" in r.stdout
