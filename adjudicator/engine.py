@@ -452,10 +452,14 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     fill(ctl, statements, symbols)
     sol = Solution(facts=symbols, templates=prog.templates, files=[p.path for p in parts])
 
-    models = ground_and_solve(ctl, inc.code, messages, timeout,
-                              lambda sym: sol.atoms[sym.name].append(tuple(sym.arguments)), "this incident")
-    if models == 0:
-        raise InternalError("the rules give no answer for this incident")
+    try:
+        models = ground_and_solve(ctl, inc.code, messages, timeout,
+                                  lambda sym: sol.atoms[sym.name].append(tuple(sym.arguments)), "this incident")
+        if models == 0:
+            raise InternalError("the rules give no answer for this incident")
+    except InternalError as e:          # (the time limit too): said with the file, when many are ruled
+        e.file = inc.file
+        raise
     if adjudicator.leaves_with_exit:
         _last[:] = [ctl]
     return canonical(sol)

@@ -96,7 +96,11 @@ class InternalError(AdjudicatorError):
     def __init__(self, message: str, details: str | None = None):
         self.message = message
         self.details = details or None
+        self.file: str | None = None        # the incident it met, once known (engine.solve)
         super().__init__(message)
+
+    def __str__(self) -> str:
+        return f"{safe(self.file)}: {self.message}" if self.file is not None else self.message
 
 
 class TimeLimit(InternalError):

@@ -362,8 +362,19 @@ def test_the_time_limit_stops_the_wait_even_inside_grounding():
 def test_the_command_says_so_when_the_time_limit_is_hit():
     rc, out, err, seconds = cli("adjudicate", CASE, env={"ADJUDICATOR_TIME_LIMIT": "0.001"})
     assert rc == 1 and out == "" and seconds < 5
-    assert err.startswith("no ruling within the time limit of 0.001 s: the grounding of the rules did not finish")
+    assert err.startswith(f"{CASE}: no ruling within the time limit of 0.001 s: the grounding of the rules did "
+                          "not finish")
     assert "Traceback" not in err
+
+
+def test_the_time_limit_hit_on_several_files_says_which_file_each_time():
+    other = os.path.join(ROOT, "cases", "whist", "american-1893", "30-both-sides-revoke-neither-can-win-the-game.yaml")
+    rc, out, err, _ = cli("adjudicate", "--json", CASE, other, env={"ADJUDICATOR_TIME_LIMIT": "0.001"})
+    assert rc == 1
+    errors = [json.loads(line)["error"] for line in out.splitlines()]     # (one JSON object a file, a line each)
+    assert [e["file"] for e in errors] == [CASE, other]
+    assert all(e["message"].startswith("no ruling within the time limit") for e in errors)
+    assert err.count(": no ruling within the time limit") == 2 and CASE in err and other in err
 
 
 def _worst(kind):
