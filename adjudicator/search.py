@@ -215,6 +215,11 @@ def _fts(terms) -> str:
     return " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
 
 
+# A question is a few words ("a card dropped on the floor"); a longer one is no question the laws'
+# index can answer, and its words would be echoed back whole (--json's query and groups).
+MAX_QUERY_WORDS, MAX_QUERY_CHARS = 40, 400
+
+
 def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> dict:
     """The laws matching the words, best first, each with a snippet of the words in context.
 
@@ -224,6 +229,12 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
     each of its clauses; a law ranks by its best row, and a clause that ranks its law is named
     ('17.I').
     """
+    if len(words) > MAX_QUERY_CHARS or len(words.split()) > MAX_QUERY_WORDS:
+        from .errors import InputError, safe
+        raise InputError(f"the words to search for are too many ({len(words.split()):,} words, {len(words):,} "
+                         f"characters: '{safe(words, 40)}')", file="adjudicator search",
+                         hint=f"search for what happened in at most {MAX_QUERY_WORDS} words, e.g. "
+                         "`adjudicator search card dropped on the floor`")
     info: dict = {}
     if conn is None:
         conn, info = connect()

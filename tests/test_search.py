@@ -194,3 +194,15 @@ def test_no_index_is_committed():
         if ".git" in folder or "venv" in folder:
             continue
         assert not [f for f in files if f.endswith((".sqlite", ".db", ".sqlite3"))], folder
+
+
+def test_a_search_of_too_many_words_is_refused_with_what_was_written_cut_short():
+    # a question is a few words: 15,000 were echoed back whole (--json's query and groups, 500 KB)
+    words = [f"w{i}" for i in range(15000)]
+    for args in (["search", *words], ["search", "--json", *words]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2, r.output
+        assert "the words to search for are too many (15,000 words" in r.output
+        assert "'w0 w1 w2" in r.output and "w14999" not in r.output and len(r.output) < 1000
+    r = CliRunner().invoke(main, ["search", *words[:40]])      # as many as a question may have
+    assert "too many" not in r.output
