@@ -1011,6 +1011,9 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
         if "by" in m or "partner" in m:
             raise ck.err(y, "bid: Misère Partout is played when no one bids: it has no bidder and no partner",
                          "write bid: {bid: misere-partout}")
+        if "result" in m:
+            raise ck.err(m["result"], f"bid.result: '{shown(m['result'])}', but Misère Partout has no bidder to "
+                         "win or lose it: each plays for himself", "remove `result`; the tricks each took tell the hand")
         return out
     if "by" not in m:
         raise ck.err(y, "bid needs `by`: the seat of the player who made it", "e.g. bid: {by: N, bid: "
