@@ -296,8 +296,10 @@ def test_the_facts_ask_adds_are_one_for_each_event_as_the_format_allows(tmp_path
     """A deal leaves `uncut` and `out-of-turn` unsaid: the interview once added an entry for each,
     and then refused its own entries ("event 1 is already the subject of unknown entry 1")."""
     told = tmp_path / "told.yaml"
-    told.write_text("game: whist\ndealer: S\ntrump: hearts\nstart: {trick: 3, leader: N}\nevents:\n"
-                    f"  - deal: {deal}\n  - lead: {{by: N, card: AS}}\n", encoding="utf-8")
+    # (the deal, then the first lead: a deal in the play of a hand, with its play going on after it,
+    # cannot have happened, whist/deal.lp)
+    told.write_text("game: whist\ndealer: S\ntrump: hearts\nevents:\n"
+                    f"  - deal: {deal}\n  - lead: {{by: W, card: AS}}\n", encoding="utf-8")
     entries = ask.candidates(incident.load(str(told)))
     assert [e["event"] for e in entries] == [1, 2] and entries[0]["field"] == asked
     r, saved = _ask(tmp_path, told)

@@ -13,7 +13,9 @@ from click.testing import CliRunner
 from adjudicator.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-CASES = sorted(glob.glob(os.path.join(ROOT, "cases", "whist", "**", "*.yaml"), recursive=True))[::25][:8]
+# eight of the whist cases that are ruled (a case that expects its account refused answers 400)
+CASES = [p for p in sorted(glob.glob(os.path.join(ROOT, "cases", "whist", "**", "*.yaml"), recursive=True))
+         if "error: inconsistent" not in open(p, encoding="utf-8").read()][::25][:8]
 
 
 def post(url: str, data: bytes) -> tuple[int, dict]:
