@@ -299,8 +299,12 @@ class Narrator:
         if unit and isinstance(ev.fields.get("amount"), int):    # a sum staked, in the unit of the stakes
             n = ev.fields["amount"]
             words["amount"] = f"{n} {unit_singular(unit) if n == 1 else unit}"
-        if "by" not in words and "dealer" in self.inc.top and self._dealer_default(ev.name):
-            words["by"] = self.seat(self.inc.top["dealer"])
+        if ev.name == "deal" and isinstance(ev.fields.get("by"), str):
+            self._dealing = ev.fields["by"]       # who deals from here on (a new game's dealer at poker)
+        if "by" not in words and self._dealer_default(ev.name):
+            dealing = getattr(self, "_dealing", None) or self.inc.top.get("dealer")
+            if dealing:
+                words["by"] = self.seat(dealing)
         phrases = PHRASES.get(ev.name) or ()
         text = None
         for phrase in (phrases,) if isinstance(phrases, str) else phrases:

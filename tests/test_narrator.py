@@ -53,6 +53,15 @@ def test_players_names_are_used_when_given():
     assert "North" not in text.split("Dodd.", 1)[1]
 
 
+def test_a_deal_finished_without_its_dealer_named_is_finished_by_whoever_dealt_it():
+    # (at poker the next game is dealt by the player on the last dealer's left, not by `dealer`)
+    inc = incident.parse(
+        "game: poker\nplayers: {p1: Ames, p2: Brown, p3: Clark}\ndealer: p1\n"
+        "events:\n  - deal: {}\n  - finish-deal: {}\n  - deal: {by: p2}\n  - finish-deal: {}\n", "t.yaml")
+    text = narrator.tell(inc)
+    assert "Ames deals. Ames finishes the deal" in text and "Brown deals. Brown finishes the deal" in text
+
+
 def test_every_event_of_the_format_has_a_phrase():
     """A phrase per event kind of the schema: a new event without one is told generically (below),
     but the bundled games' events are all phrased."""
