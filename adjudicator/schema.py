@@ -161,7 +161,9 @@ TOP = (
       "simple-in-petite, simple-in-belle (with `partner` when the demand is accepted), petite-independence, "
       "petite-misere, grand-independence, grand-misere, misere-des-quatre-as, neuf, neuf-en-petite, "
       "neuf-en-belle, petite-misere-sur-table, grand-misere-sur-table."),
-    F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event)"),
+    F("dealer", "seat", "the player whose turn it is to deal this hand (who actually deals is a `deal` event); at "
+      "poker, an account running into a later game: the first game's (each later game's is the player on the "
+      "left of the last dealer, rule 18)"),
     F("first-deal-of-rubber", "bool", "this deal is the first of a rubber (Dummy, law I: Dummy deals at the "
       "commencement of each rubber, so `dealer` must then be Dummy's seat)"),
     F("trump", "trump", "the trump suit, or the trump card turned up"),
