@@ -197,9 +197,10 @@ def _with_number(j: int, sym: clingo.Symbol) -> clingo.Symbol:
     return clingo.Function(sym.name, [clingo.Number(j), *sym.arguments], sym.positive)
 
 
-def solve_all(incs: list[Incident], timeout: float | None = engine.DEFAULT_TIMEOUT) -> list:
+def solve_all(incs: list[Incident], timeout: float | None = engine.DEFAULT_TIMEOUT, full: bool = False) -> list:
     """Each incident's Solution, or the AdjudicatorError engine.solve raises for it, in order: the
-    incidents of one code ruled SIZE at a time in one grounding, as engine.solve would rule each."""
+    incidents of one code ruled SIZE at a time in one grounding, as engine.solve would rule each;
+    `full` loads every rule file of the code for each, as engine.solve(full=True) does."""
     out: list = [None] * len(incs)
     groups: dict[str, list[int]] = defaultdict(list)
     for i, inc in enumerate(incs):
@@ -220,7 +221,7 @@ def solve_all(incs: list[Incident], timeout: float | None = engine.DEFAULT_TIMEO
             if len(chunk) < 2:
                 continue
             try:
-                sols = _solve_batch(code, [incs[i] for i, _ in chunk], [s for _, s in chunk], timeout)
+                sols = _solve_batch(code, [incs[i] for i, _ in chunk], [s for _, s in chunk], timeout, full)
             except (AdjudicatorError, Untaggable):
                 continue                           # each is ruled alone below, and fails there if it must
             for (i, _), sol in zip(chunk, sols):
@@ -228,7 +229,7 @@ def solve_all(incs: list[Incident], timeout: float | None = engine.DEFAULT_TIMEO
     for i, inc in enumerate(incs):
         if out[i] is None:
             try:
-                out[i] = engine.solve(inc, timeout)
+                out[i] = engine.solve(inc, timeout, full)
             except AdjudicatorError as e:
                 out[i] = e
     return out
@@ -243,10 +244,11 @@ def solve_loaded(loaded: list) -> dict[int, object]:
     return dict(zip(map(id, plain), solve_all(plain))) if len(plain) > 1 else {}
 
 
-def _solve_batch(code: str, incs: list[Incident], symbols: list[list[clingo.Symbol]], timeout: float) -> list:
+def _solve_batch(code: str, incs: list[Incident], symbols: list[list[clingo.Symbol]], timeout: float,
+                 full: bool = False) -> list:
     prog = engine.program(code)
     _prepare(code, prog)
-    loads = [engine.loaded_parts(prog, inc) for inc in incs]
+    loads = [engine.loaded_parts(prog, inc, full) for inc in incs]
     everyone = set.intersection(*(set(p.path for p in ps) for ps in loads))
     anyone = {p.path for ps in loads for p in ps}
     statements: list = []

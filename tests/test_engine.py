@@ -1,9 +1,10 @@
 """The engine: selective loading never changes a ruling; input can never become a rule."""
 import json
+import os
 
 import pytest
 
-from adjudicator import engine, facts, incident, ruling
+from adjudicator import batch, engine, facts, incident, ruling
 from adjudicator.errors import AdjudicatorError
 
 from .conftest import CASES, solved
@@ -24,10 +25,42 @@ def _triggered(path, inc):
     return f"refused: {s.inconsistent(inc.file) or s.error}"
 
 
+_FULL: dict[str, str] = {}
+
+
+def _whole(path, inc):
+    """The case ruled with every rule file of its code, as `_run(inc, full=True)` rules it: solved
+    with the other cases of its folder, SIZE at a time in one grounding (adjudicator/batch.py, which
+    tests/test_batch.py checks against ruling each alone), a folder's chunk once per worker."""
+    if path not in _FULL:
+        folder = os.path.dirname(path)
+        group = [p for p in CASES if os.path.dirname(p) == folder]
+        k = group.index(path) // batch.SIZE * batch.SIZE
+        chunk = group[k:k + batch.SIZE]
+        loaded = [incident.load(p) for p in chunk]
+        plain = [(p, i) for p, i in zip(chunk, loaded) if getattr(i, "unknown", None) is None]
+        for (p, i), sol in zip(plain, batch.solve_all([i for _, i in plain], full=True)):
+            try:
+                if isinstance(sol, Exception):
+                    raise sol
+                _FULL[p] = json.dumps(ruling.build(i, sol), sort_keys=True)
+            except AdjudicatorError as e:
+                _FULL[p] = f"refused: {e}"
+    return _FULL.get(path) or _run(inc, full=True)
+
+
 @pytest.mark.parametrize("path", CASES, ids=lambda p: p.split("cases/")[-1])
 def test_loading_only_the_triggered_files_changes_nothing(path):
     inc = incident.load(path)
-    assert _triggered(path, inc) == _run(inc, full=True)
+    assert _triggered(path, inc) == _whole(path, inc)
+
+
+def test_the_whole_program_ruled_in_a_batch_is_ruled_as_alone():
+    """What the test above compares with: a case ruled with every rule file, in a batch, is the
+    ruling engine.solve(full=True) gives it alone (a sample: every 37th case)."""
+    for path in CASES[::37]:
+        inc = incident.load(path)
+        assert _whole(path, inc) == _run(inc, full=True), path
 
 
 def test_the_shared_solution_is_the_one_a_fresh_solve_gives():
