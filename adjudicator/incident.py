@@ -889,15 +889,18 @@ def parse(text: str, file: str, allow_case: bool = True, as_game: str | None = N
     ck = Checker(file, players, candidates, (info.get("game-points", 7), str(info.get("game-law", "1"))),
                  table=registry.table(game))
     ck.game = game
-    if "game-points" in top:
-        if game != "chinese-whist":
-            raise ck.err(root.keys["game-points"], f"`game-points` is a key of the game chinese-whist, not of {game}",
-                         f"remove `game-points`: in this code a game is {ck.game_points} points (law {ck.game_law})")
+    if "game-points" in top:        # the points of a game, where the code leaves them to the players
+        agreed = info.get("game-points-agreed")
+        if not agreed:
+            raise ck.err(root.keys["game-points"], f"`game-points`: in {game} the players do not choose the "
+                         f"points of a game", f"remove `game-points`: in this code a game is {ck.game_points} "
+                         f"points (law {ck.game_law})")
         points = ck.integer(top["game-points"], "game-points", 1, 100)
-        if points not in (5, 7, 10):
-            raise ck.err(top["game-points"], f"game-points: {points}; Chinese Whist's game is five, seven or ten "
-                         "points ('Five, seven, or ten points may be made the game, at the option of the players')",
-                         "write game-points: 5, 7 or 10 (ten is the usual number)")
+        if points not in agreed:
+            choices = ", ".join(map(str, agreed[:-1])) + f" or {agreed[-1]}"
+            raise ck.err(top["game-points"], f"game-points: {points}; in {game} the players may make the game "
+                         f"{choices} points (law {ck.game_law})",
+                         f"write game-points: {choices} ({ck.game_points} when not said)")
         out["game_points"] = points
         ck.game_points = points        # the scores before the hand are read against it
     if ck.table.places_from_players and players:

@@ -201,6 +201,7 @@ class Narrator:
     def __init__(self, inc: Incident):
         self.inc = inc
         self.names = names_of(inc)
+        self._dealing = None        # who is dealing, once a `deal` names him (event())
 
     def sentence(self, text: str) -> str:
         return sentence(text, self.names)
@@ -302,7 +303,7 @@ class Narrator:
         if ev.name == "deal" and isinstance(ev.fields.get("by"), str):
             self._dealing = ev.fields["by"]       # who deals from here on (a new game's dealer at poker)
         if "by" not in words and self._dealer_default(ev.name):
-            dealing = getattr(self, "_dealing", None) or self.inc.top.get("dealer")
+            dealing = self._dealing or self.inc.top.get("dealer")
             if dealing:
                 words["by"] = self.seat(dealing)
         phrases = PHRASES.get(ev.name) or ()

@@ -181,7 +181,7 @@ TOP = (
       "the laws' own units (a single, the full loo, double the ante)"),
     F("jack-pot", "int", "game poker only: this game is a jack-pot, the N-th in a row since a game was last opened "
       "(1: it may be opened with a pair of knaves or better, 2: queens, 3: kings, 4: knaves again ...)"),
-    F("game-points", "int", "game chinese-whist only: the points that make the game, as the players agreed (5, 7 "
+    F("game-points", "int", "where the code lets the players choose it (chinese-whist): the points that make the game, as the players agreed (5, 7 "
       "or 10, the Objects of the game: 'Five, seven, or ten points may be made the game, at the option of the "
       "players, but ten is the usual number'); without it, ten"),
     F("variations", "variations", "game loo only: the variations of the plain game the company agreed before play "
