@@ -9,7 +9,8 @@ incident can ever become a rule. The rules (rules/common/events.lp) read:
 the game's table from rules/codes.yaml (seat/1, first_seat/1, dealing_seat/1, next/2, seats/1, side/1, side_of/2, other_side/2),
 and the top-level facts game/1, code/1, contract/1, bidder/1, acceptor/1 (the bid), dummy/1 (each Dummy hand's seat), dealer/1, trump/1, trump_card/1,
 score/2, start/2, dealt/2, candidate/1, games_played/2, rubber_game/3 (side, its I-th game, the game's value),
-stake/2, stake_unit/1, jack_pot/1, variation/1 (loo, poker), game_points_agreed/1 (Chinese Whist).
+stake/2, stake_unit/1, jack_pot/1, variation/1 (loo, poker), game_points/1 (the points of a game: rules/codes.yaml's, or the players'),
+game_points_agreed/1 (the players' choice, where the code leaves it to them).
 """
 from __future__ import annotations
 
@@ -155,7 +156,11 @@ def build(inc: Incident) -> list[Symbol]:
             out.append(Function("stake_unit_one", [String(unit_singular(n))]))
     if "jack_pot" in top:
         out.append(Function("jack_pot", [Number(top["jack_pot"])]))
-    if "game_points" in top:       # Chinese Whist: the game the players agreed
+    # the points that make a game: the players' choice where the code leaves it to them, else the code's
+    points = top.get("game_points") or registry.code_info(inc.code).get("game-points")
+    if points:
+        out.append(Function("game_points", [Number(points)]))
+    if "game_points" in top:
         out.append(Function("game_points_agreed", [Number(top["game_points"])]))
     for v in top.get("variations", []):
         out.append(Function("variation", [const(v)]))
