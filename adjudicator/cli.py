@@ -809,6 +809,10 @@ def quiz_stats(ctx, as_json):
 def serve(ctx, host, port):
     """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and
     its JSON API under /api/; see docs/web.md."""
+    import adjudicator
+    if adjudicator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
+        from . import allocator
+        allocator.restart_with_jemalloc([sys.executable, "-m", "adjudicator", *sys.argv[1:]])
     def go():
         from . import web
         try:

@@ -1,0 +1,79 @@
+"""Which memory allocator a long-running process uses: jemalloc where the machine has it.
+
+clingo's grounding makes and frees a great many small blocks, and the C library's malloc (glibc)
+does poorly at it in a process that rules incident after incident: a third of a warm ruling's time
+is spent in malloc and free (perf), and a process that has ruled a thousand different incidents
+rules each later one a third slower than one that has ruled two hundred (the same 281 cases: 15.2
+against 11.4 ms a ruling; its own settings, `mallopt` and GLIBC_TUNABLES, changed nothing or made
+it worse). With jemalloc (Debian's libjemalloc2) the same rulings take 9.1 ms however many came
+before, and the bundled cases are ruled at 80 a second in turn instead of 51 (benchmarks/README.md).
+
+No Python package carries an allocator, and one can only be chosen when a process starts
+(LD_PRELOAD). So `adjudicator serve`, the one command that runs for long, starts itself again with
+jemalloc preloaded when the machine has it (the same process id: a service manager sees nothing),
+unless ADJUDICATOR_MALLOC=system says to keep the C library's; benchmarks/bench.py measures a warm
+process the same way. A one-shot command gains nothing (one ruling in a fresh heap) and would pay
+a second start, so it never does this. Where there is no jemalloc, nothing changes but the speed.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+
+VARIABLE = "ADJUDICATOR_MALLOC"          # "system": keep the C library's malloc
+_STARTED = "ADJUDICATOR_MALLOC_STARTED"  # on the second start: LD_PRELOAD as it was before
+
+# Where Debian, Ubuntu and Fedora put it, beside what the loader's cache knows (find_library).
+_PLACES = ("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
+           "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2", "/usr/local/lib/libjemalloc.so.2")
+
+
+def jemalloc_library() -> str | None:
+    """The machine's jemalloc shared library (a path, or a name the loader finds), or None; None
+    off Linux too (preloading a library is how the ELF loader does it)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    for path in _PLACES:
+        if os.path.isfile(path):
+            return path
+    return ctypes.util.find_library("jemalloc")     # a name the loader finds by its own search
+
+
+def in_use() -> str:
+    """"jemalloc" when this process allocates with it (it answers `mallctl`), else "system"."""
+    try:
+        ctypes.CDLL(None).mallctl       # noqa: B018 - a lookup: present only where jemalloc is loaded
+    except AttributeError:
+        return "system"
+    return "jemalloc"
+
+
+def restart_with_jemalloc(argv: list[str]) -> None:
+    """Start this process again as `argv` (os.execve: the same process, `argv[0]` the program)
+    with jemalloc preloaded, when the machine has it, it is not in use already, and
+    ADJUDICATOR_MALLOC does not say "system". Returns only when it does not: then the command goes
+    on as it is. Called again in the process started (it returns at once), it gives LD_PRELOAD back
+    its value from before, so that no program this one starts is given jemalloc unasked."""
+    if _STARTED in os.environ:
+        was = os.environ.pop(_STARTED)
+        if was:
+            os.environ["LD_PRELOAD"] = was
+        else:
+            os.environ.pop("LD_PRELOAD", None)
+        return
+    if os.environ.get(VARIABLE, "").strip().lower() == "system" or in_use() == "jemalloc":
+        return
+    library = jemalloc_library()
+    if library is None:
+        return
+    env = dict(os.environ)
+    env[_STARTED] = env.get("LD_PRELOAD", "")
+    env["LD_PRELOAD"] = " ".join(x for x in (library, env[_STARTED]) if x)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(argv[0], argv, env)
+    except OSError:
+        return                      # (could not start again: go on with the C library's malloc)

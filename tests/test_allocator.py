@@ -1,0 +1,87 @@
+"""`adjudicator serve` runs with jemalloc where the machine has it (adjudicator/allocator.py), once,
+and never when ADJUDICATOR_MALLOC=system says to keep the C library's."""
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+from adjudicator import allocator
+from tests import serving
+
+
+@pytest.fixture
+def execs(monkeypatch):
+    """What os.execve would have started, instead of starting it."""
+    calls: list = []
+    monkeypatch.setattr(allocator.os, "execve", lambda exe, argv, env: calls.append((exe, argv, env)))
+    monkeypatch.setattr(allocator, "jemalloc_library", lambda: "/lib/libjemalloc.so.2")
+    monkeypatch.setattr(allocator, "in_use", lambda: "system")
+    for name in (allocator.VARIABLE, allocator._STARTED, "LD_PRELOAD"):
+        monkeypatch.delenv(name, raising=False)
+    return calls
+
+
+def test_it_starts_the_same_command_again_with_jemalloc_preloaded(execs, monkeypatch):
+    monkeypatch.setenv("LD_PRELOAD", "/lib/other.so")
+    command = [sys.executable, "-m", "adjudicator", "serve", "--port", "8123"]
+    allocator.restart_with_jemalloc(command)
+    (exe, argv, env), = execs
+    assert exe == sys.executable and argv == command
+    assert env["LD_PRELOAD"] == "/lib/libjemalloc.so.2 /lib/other.so"     # (what was preloaded stays)
+    assert env[allocator._STARTED] == "/lib/other.so"
+
+
+@pytest.mark.parametrize("was", ["", "/lib/other.so"])
+def test_started_again_it_gives_ld_preload_back_its_value(execs, monkeypatch, was):
+    """(so that a program the server starts is not given jemalloc unasked)"""
+    monkeypatch.setenv(allocator._STARTED, was)
+    monkeypatch.setenv("LD_PRELOAD", " ".join(x for x in ("/lib/libjemalloc.so.2", was) if x))
+    allocator.restart_with_jemalloc(["serve"])
+    assert execs == [] and allocator._STARTED not in os.environ
+    assert os.environ.get("LD_PRELOAD") == (was or None)
+
+
+@pytest.mark.parametrize("setting", ["system", " System "])
+def test_the_c_librarys_malloc_is_kept_when_asked(execs, monkeypatch, setting):
+    monkeypatch.setenv(allocator.VARIABLE, setting)
+    allocator.restart_with_jemalloc(["serve"])
+    assert execs == []
+
+
+def test_it_starts_again_only_once(execs, monkeypatch):
+    monkeypatch.setenv(allocator._STARTED, "")       # (jemalloc could not be loaded the first time)
+    allocator.restart_with_jemalloc(["serve"])
+    assert execs == []
+
+
+def test_nothing_changes_without_jemalloc_or_when_it_is_in_use(execs, monkeypatch):
+    monkeypatch.setattr(allocator, "jemalloc_library", lambda: None)
+    allocator.restart_with_jemalloc(["serve"])
+    monkeypatch.setattr(allocator, "jemalloc_library", lambda: "/lib/libjemalloc.so.2")
+    monkeypatch.setattr(allocator, "in_use", lambda: "jemalloc")
+    allocator.restart_with_jemalloc(["serve"])
+    assert execs == []
+
+
+def test_this_process_allocates_with_the_c_library():
+    assert allocator.in_use() == ("jemalloc" if "jemalloc" in os.environ.get("LD_PRELOAD", "") else "system")
+
+
+def _maps_jemalloc(pid: int) -> bool:
+    with open(f"/proc/{pid}/maps", encoding="utf-8") as fh:
+        return "jemalloc" in fh.read()
+
+
+@pytest.mark.skipif(allocator.jemalloc_library() is None or not os.path.isdir("/proc/self"),
+                    reason="this machine has no jemalloc (Debian: apt install libjemalloc2)")
+@pytest.mark.parametrize("setting, expected", [({}, True), ({allocator.VARIABLE: "system"}, False)])
+def test_the_server_runs_with_jemalloc_unless_told_not_to(setting, expected):
+    env = {allocator.VARIABLE: "", **setting}
+    proc, base, said = serving.start(env)
+    try:
+        assert said.startswith("Serving the referee's page at http://127.0.0.1:")
+        assert _maps_jemalloc(proc.pid) is expected
+    finally:
+        serving.stop(proc)
