@@ -264,8 +264,12 @@ def _solve_batch(code: str, incs: list[Incident], symbols: list[list[clingo.Symb
                   for p in parts if p.path not in everyone]
         facts += [_with_number(j, s) for s in syms]
     messages: list[str] = []
-    ctl = clingo.Control(["--warn=none", "--single-shot"], logger=lambda c, m: messages.append(m), message_limit=5)
-    engine.fill(ctl, statements, facts)
+
+    def make() -> clingo.Control:
+        ctl = clingo.Control(["--warn=none", "--single-shot"], logger=lambda c, m: messages.append(m),
+                             message_limit=5)
+        return engine.fill(ctl, statements, facts)
+
     sols = [engine.Solution(facts=syms, templates=prog.templates, files=[p.path for p in parts])
             for parts, syms in zip(loads, symbols)]
 
@@ -273,7 +277,7 @@ def _solve_batch(code: str, incs: list[Incident], symbols: list[list[clingo.Symb
         args = sym.arguments
         sols[args[0].number].atoms[sym.name].append(tuple(args[1:]))
 
-    if engine.ground_and_solve(ctl, code, messages, timeout, take, "a batch") == 0:
+    if engine.ground_and_solve(make, code, messages, timeout, take, "a batch") == 0:
         raise engine.InternalError("the rules give no answer for a batch")
     for sol in sols:
         engine.canonical(sol)

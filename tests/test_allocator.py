@@ -85,3 +85,58 @@ def test_the_server_runs_with_jemalloc_unless_told_not_to(setting, expected):
         assert _maps_jemalloc(proc.pid) is expected
     finally:
         serving.stop(proc)
+
+
+_RULE_WITH_JEMALLOC = r"""
+import glob, json, sys, time
+from adjudicator import engine, incident, ruling
+from adjudicator.errors import AdjudicatorError, TimeLimit
+assert engine._JEMALLOC, "jemalloc is not in use"
+out = {}
+for path in sys.argv[1:]:
+    inc = incident.load(path)
+    try:
+        out[path] = ruling.build(inc, engine.solve(inc))
+    except AdjudicatorError as e:
+        out[path] = str(e)
+inc = incident.load(sys.argv[1])
+t0 = time.monotonic()
+try:
+    engine.solve(inc, timeout=0.001, full=True)
+    out["time limit"] = "not hit"
+except TimeLimit as e:
+    out["time limit"] = ["no ruling within the time limit of 0.001 s" in str(e), time.monotonic() - t0 < 1.0]
+out["after it"] = ruling.build(inc, engine.solve(inc))       # (a kept thread is still grounding: another)
+print(json.dumps(out, sort_keys=True, default=str))
+"""
+
+
+@pytest.mark.skipif(allocator.jemalloc_library() is None, reason="this machine has no jemalloc (Debian: apt install libjemalloc2)")
+def test_rulings_made_as_the_server_makes_them_with_jemalloc_are_the_same():
+    """With jemalloc the engine keeps its grounding threads and frees each Control in its thread
+    (engine._bounded): the rulings are the same as a process with the C library's malloc makes, and
+    a ruling stopped at the time limit leaves the next one unaffected."""
+    import glob
+    import json
+    import subprocess
+
+    from adjudicator import engine, incident, ruling
+    from adjudicator.errors import AdjudicatorError
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = sorted(glob.glob(os.path.join(root, "cases", "**", "*.yaml"), recursive=True))[::40]
+    env = {**os.environ, "LD_PRELOAD": allocator.jemalloc_library()}
+    r = subprocess.run([sys.executable, "-c", _RULE_WITH_JEMALLOC, *paths], env=env, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert not engine._JEMALLOC
+    for path in paths:
+        inc = incident.load(path)
+        try:
+            expected = ruling.build(inc, engine.solve(inc))
+        except AdjudicatorError as e:
+            expected = str(e)
+        assert got[path] == json.loads(json.dumps(expected, default=str)), path
+    assert got["time limit"] == [True, True]
+    assert got["after it"] == got[paths[0]]
+
