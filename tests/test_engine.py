@@ -174,3 +174,32 @@ def test_a_code_with_law_texts_only_is_refused_naming_the_file_and_line(monkeypa
     with pytest.raises(UnknownCode) as e:
         engine.solve(inc)
     assert (e.value.file, e.value.line) == ("texts.yaml", 2) and "not encoded" in e.value.message
+
+
+def test_the_selection_helped_by_other_incidents_is_the_one_worked_out_alone():
+    """The rule selection (adjudicator/relevance.py) keeps what it worked out of each rule body
+    between incidents, by the patterns the body reads: the rules selected for a case after many
+    others (in reverse order, all kept) are those selected for it with nothing kept."""
+    work = []
+    for path in CASES[::7]:
+        try:
+            inc = incident.load(path)
+        except AdjudicatorError:
+            continue
+        prog = engine.program(inc.code)
+        parts = engine.loaded_parts(prog, inc)
+        for p in parts:
+            p.statements                  # noqa: B018 - (parsed, as a warm process has them)
+        view = prog.selector(tuple(parts))
+        if view is not None:
+            work.append((path, view, facts.build(inc)))
+    alone = {}
+    for path, view, symbols in work:
+        view.selector.__dict__.pop("_kept_answers", None)
+        view._cache.clear()
+        alone[path] = view.select(symbols)
+    assert len(alone) > 100
+    for path, view, symbols in reversed(work):
+        view._cache.clear()
+        assert view.select(symbols) == alone[path], path
+    assert any(len(view.selector.__dict__.get("_kept_answers", ({},))[0]) > 1000 for _, view, _ in work)
