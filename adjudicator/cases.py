@@ -266,7 +266,7 @@ def compare(inc: incident.Incident, result: dict | None, error: AdjudicatorError
             raise InputError(f"`error: {exp['error']}` is not a refusal the engine gives", inc.file,
                              *(inc.expected_pos or (None, None)), hint="the one refusal is `error: inconsistent`")
         if exp.get("message") and str(exp["message"]) not in str(error):
-            return f"the message lacks {exp['message']!r}:\n    {error}"
+            return f"the message lacks '{exp['message']}':\n    {error}"
         return ""
     if error is not None:
         return f"expected rulings, but the incident was refused:\n    {error}"

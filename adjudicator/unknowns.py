@@ -641,6 +641,84 @@ def _same_value(written, alt: Alternative) -> bool:
     return written == v
 
 
+def _words(v) -> str:
+    """A value of a case's expectation or of a possibility, as a message prints it: written as in
+    the file (`~`, true, [N, E]), never as Python's repr."""
+    if v is None:
+        return "~"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_words(x) for x in v) + "]"
+    return str(v)
+
+
+def _check_unknown_expected(inc: Incident, ids: dict[str, int], space) -> list:
+    """The shape of a case's expectation with unknown facts, read from its YAML values (each
+    problem at its own line, the value quoted short and escaped): `depends-on` a list of unknown
+    ids, `whatever` and each branch of `if` the shape of any case's expectation (cases.py), each
+    branch's `when` a mapping of an unknown's id to one of its possibilities. Returns the branches
+    of `if` as (when, body): the expectation of each, still as YAML values."""
+    from . import cases
+    exp, file = inc.expected, inc.file
+    hint = "see the expectation of a case with unknown facts in adjudicator/unknowns.py (check_case)"
+
+    def bad(y: Y, msg: str, h: str = hint) -> InputError:
+        return InputError(msg, file, y.line, y.col, hint=h)
+
+    if not isinstance(exp.value, dict) or ("if" not in exp.value and "whatever" not in exp.value):
+        raise bad(exp, "a case with unknown facts expects `depends-on` and `if` (and may give `whatever`)",
+                  "see docs/unknowns.md")
+    for k, ky in exp.keys.items():
+        if k not in ("depends-on", "whatever", "if"):
+            raise bad(ky, f"expected: '{shown(k)}' is not a key of the expectation of a case with unknown facts "
+                      "(depends-on, whatever, if)")
+    dep = exp.value.get("depends-on")
+    if dep is not None and dep.value is not None:
+        if not isinstance(dep.value, list):
+            raise bad(dep, f"expected.depends-on: '{shown(dep)}' is not a list of unknowns, e.g. [u1]")
+        for d in dep.value:
+            if not isinstance(d.value, str) or d.value not in ids:
+                raise bad(d, f"expected.depends-on: '{shown(d)}' is not an unknown (they are {', '.join(ids)})",
+                          "name the unknowns by their ids: u1 for the first entry of `unknown`, u2 ...")
+    if "whatever" in exp.value:
+        cases.check_expected(_Expecting(exp.value["whatever"], file))
+    branches = []
+    ifs = exp.value.get("if")
+    if ifs is not None and ifs.value is not None:
+        if not isinstance(ifs.value, list):
+            raise bad(ifs, f"expected.if: '{shown(ifs)}' is not a list of branches, each `- when: {{u1: ...}}` "
+                      "with its rulings")
+        for k, branch in enumerate(ifs.value, start=1):
+            what = f"expected.if, entry {k}"
+            when = branch.value.get("when") if isinstance(branch.value, dict) else None
+            if when is None or not isinstance(when.value, dict) or not when.value:
+                raise bad(when or branch, f"{what}: needs `when`, a mapping of each unknown to its value, "
+                          "e.g. when: {u1: spades}")
+            for uid, written in when.value.items():
+                ky = when.keys[uid]
+                if uid not in ids:
+                    raise bad(ky, f"{what}: '{shown(uid)}' is not an unknown (they are {', '.join(ids)})")
+                alts = space.unknowns[ids[uid]].alternatives
+                from .cases import plain
+                if not any(_same_value(plain(written), a) for a in alts):
+                    raise bad(written, f"{what}: '{shown(written)}' is not a possibility of {uid}",
+                              "possibilities: " + ", ".join(_words(a.value) for a in alts))
+            body = Y({k2: v for k2, v in branch.value.items() if k2 != "when"}, branch.line, branch.col)
+            body.keys = {k2: v for k2, v in branch.keys.items() if k2 != "when"}
+            cases.check_expected(_Expecting(body, file))
+            branches.append((when, body))
+    return branches
+
+
+class _Expecting:
+    """What cases.check_expected and cases.compare read of a case: its expectation and its file."""
+
+    def __init__(self, expected: Y, file: str):
+        self.expected, self.file = expected, file
+        self.expected_pos = (expected.line, expected.col)
+
+
 def check_case(inc: Incident) -> str:
     """'' when the conditional ruling meets a case's expectation, else a readable difference.
 
@@ -653,59 +731,50 @@ def check_case(inc: Incident) -> str:
               rulings: [...]            # the whole ruling on that branch, as in any case file
               findings: [...]
     """
-    import types
     from . import cases
-    exp = cases.plain(inc.expected)
-    pos = inc.expected_pos or (None, None)
-    if not isinstance(exp, dict) or "if" not in exp and "whatever" not in exp:
+    if not isinstance(inc.expected, Y):
         raise InputError("a case with unknown facts expects `depends-on` and `if` (and may give `whatever`)",
-                         inc.file, *pos, hint="see docs/unknowns.md")
+                         inc.file, hint="see docs/unknowns.md")
     space = Space(inc)
+    ids = {u.id: i for i, u in enumerate(space.unknowns)}
+    branches = _check_unknown_expected(inc, ids, space)
     result = conditional(inc, space)
     diff: list[str] = []
-    ids = {u.id: i for i, u in enumerate(space.unknowns)}
-    want_dep = sorted(str(x) for x in exp.get("depends-on") or [])
+    dep = inc.expected.value.get("depends-on")
+    want_dep = sorted(d.value for d in (dep.value or [])) if dep is not None else []
     got_dep = sorted(u["id"] for u in result["unknowns"] if u["relevant"])
     if want_dep != got_dep:
-        diff.append(f"    the ruling turns on {got_dep or 'no unknown fact'}, expected {want_dep or 'none'}")
-    if "whatever" in exp:
-        d = cases.compare(types.SimpleNamespace(expected=exp["whatever"], file=inc.file, expected_pos=pos),
+        diff.append(f"    the ruling turns on {', '.join(got_dep) or 'no unknown fact'}, "
+                    f"expected {', '.join(want_dep) or 'none'}")
+    if "whatever" in inc.expected.value:
+        d = cases.compare(_Expecting(inc.expected.value["whatever"], inc.file),
                           {"rulings": result["rulings"], "findings": result["findings"]}, None)
         if d:
             diff.append("    whatever the facts:\n" + d)
     tree = decide(space)
     leaves = list(_leaves(tree))
-    for k, branch in enumerate(exp.get("if") or [], start=1):
-        when = branch.get("when") if isinstance(branch, dict) else None
-        if not isinstance(when, dict):
-            raise InputError(f"expected.if, entry {k}: needs `when`, e.g. when: {{u1: spades}}", inc.file, *pos)
+    for when, body in branches:
         cond = set()
-        for uid, written in when.items():
-            if uid not in ids:
-                raise InputError(f"expected.if, entry {k}: '{uid}' is not an unknown (they are {', '.join(ids)})",
-                                 inc.file, *pos)
+        for uid, written in when.value.items():
             ui = ids[uid]
-            alts = [ai for ai, a in enumerate(space.unknowns[ui].alternatives) if _same_value(written, a)]
-            if not alts:
-                raise InputError(f"expected.if, entry {k}: '{written}' is not a possibility of {uid}",
-                                 inc.file, *pos, hint="possibilities: " + ", ".join(
-                                     repr(a.value) for a in space.unknowns[ui].alternatives))
+            alts = [ai for ai, a in enumerate(space.unknowns[ui].alternatives)
+                    if _same_value(cases.plain(written), a)]
             cond.add((ui, alts[0]))
+        said = "{" + ", ".join(f"{uid}: {shown(v)}" for uid, v in when.value.items()) + "}"
         # the leaf on this branch: every condition on its path is given, and it holds under the branch
         match = [n for path, n in leaves if set(path) <= cond]
         if len(match) != 1:
-            diff.append(f"    when {when}: the ruling does not turn on exactly these facts "
+            diff.append(f"    when {said}: the ruling does not turn on exactly these facts "
                         f"({len(match)} branches match)")
             continue
         node = match[0]
-        body = {k2: v for k2, v in branch.items() if k2 != "when"}
-        ns = types.SimpleNamespace(expected=body, file=inc.file, expected_pos=pos)
+        ns = _Expecting(body, inc.file)
         if node.result is None:
             d = cases.compare(ns, None, InconsistentIncident(inc.file, node.impossible or []))
         else:
             d = cases.compare(ns, node.result, None)
         if d:
-            diff.append(f"    when {when}:\n" + d)
+            diff.append(f"    when {said}:\n" + d)
     return "\n".join(diff)
 
 

@@ -161,6 +161,50 @@ def test_a_malformed_expectation_fails_its_case_at_its_line_and_the_run_goes_on(
     assert "1 passed, 1 failed, 2 cases" in r.stdout
 
 
+UNKNOWN_CASE = os.path.join(ROOT, "cases", "whist", "american-1893",
+                            "unknown-35-39-whether-east-or-west-required-the-highest-decides-between-the-penalty-"
+                            "and-none.yaml")
+
+
+# The expectation of a case with unknown facts (depends-on, whatever, if: unknowns.check_case) was
+# read as plain data: a ruling that was not a mapping, or `depends-on: 5`, was an internal error
+# (TypeError, exit 1 with "report it"), and what it printed back was Python's repr (`['u1']`,
+# `{'u1': 'W'}`, "possibilities: 'W', 'E'") at the line of `expected` or at none. Each is now that
+# case's failure at its own line and key, quoted as written.
+@pytest.mark.parametrize("old, new, said", [
+    ("  if:\n", "  if:\n    - when: {u1: E}\n      rulings: [5]\n", "expected.rulings, ruling 1: '5' is not a mapping"),
+    ("  depends-on: [u1]", "  depends-on: 5", "expected.depends-on: '5' is not a list of unknowns, e.g. [u1]"),
+    ("  depends-on: [u1]", "  depends-on: [u1, u7]", "expected.depends-on: 'u7' is not an unknown (they are u1)"),
+    ("    - when: {u1: W}", "    - when: {u1: [W, E]}", "expected.if, entry 1: '[W, E]' is not a possibility of u1"),
+    ("    - when: {u1: W}", "    - when: {u1: \"\\e[2J\"}", "expected.if, entry 1: '\\x1b[2J' is not a possibility of u1"),
+    ("    - when: {u1: W}", "    - when: {u9: W}", "expected.if, entry 1: 'u9' is not an unknown (they are u1)"),
+    ("  if:\n", None, "expected.if: '{a: b}' is not a list of branches"),
+    ("      findings: [called-attention]\n", "      findings: {a: 1}\n", "expected.findings: '{a: 1}' is not a list"),
+])
+def test_a_malformed_expectation_of_a_case_with_unknown_facts_fails_it_at_its_line(tmp_path, old, new, said):
+    with open(UNKNOWN_CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    assert old in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1) if new is not None else text[:text.index(old)] + "  if: {a: b}\n")
+    r = run("check", str(bad), CASE)
+    assert r.exit_code == 1 and "internal error" not in r.output, r.output
+    assert said in r.stdout and "bad.yaml:" in r.stdout, r.stdout
+    assert "'W', 'E'" not in r.stdout and "\x1b" not in r.stdout
+    assert "1 passed, 1 failed, 2 cases" in r.stdout
+
+
+def test_a_case_with_unknown_facts_failing_says_its_difference_without_python_repr(tmp_path):
+    with open(UNKNOWN_CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("  depends-on: [u1]", "  depends-on: []").replace("status: exacted", "status: available"))
+    r = run("check", str(bad))
+    assert r.exit_code == 1, r.output
+    assert "the ruling turns on u1, expected none" in r.stdout and "when {u1: W}:" in r.stdout, r.stdout
+    assert "['u1']" not in r.stdout and "{'u1'" not in r.stdout
+
+
 def test_check_json_gives_a_refused_case_its_error_as_the_object_every_command_gives(tmp_path):
     """`check --json` put a case's input error as its text (newline and hint inside one string);
     it is the error object of every other command's --json: file, line, column, message, hint."""
