@@ -1221,6 +1221,17 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
                     raise ck.err(body_map[key], f"wrong-number.{key}: {fields[key]} cards "
                                  f"{'too few' if key == 'missing' else 'too many'} cannot be: a hand has {HAND} "
                                  f"cards and the pack {DECK}", f"give a number from 1 to {top_n}")
+            # `cards` names the missing cards (English 46): none with a surplus, no more than are missing
+            if "cards" in fields and "surplus" in fields:
+                raise ck.err(body_map["cards"], "wrong-number.cards: the cards named are the missing ones, and "
+                             f"a hand with {fields['surplus']} too many is missing none",
+                             "remove `cards` (the cards too many are not named), or write `missing` with the "
+                             "number of cards missing")
+            if "cards" in fields and "missing" in fields and len(fields["cards"]) > fields["missing"]:
+                n, m = len(fields["cards"]), fields["missing"]
+                raise ck.err(body_map["cards"], f"wrong-number.cards: {n} missing cards named, but the hand is "
+                             f"said to be missing {m}", f"name at most {m} card{'s' if m > 1 else ''}, or write "
+                             f"missing: {n}")
         # piquet's words for a deal (laws 15, 16) said of another game, where whose pack it was
         # and whose turn it was are told otherwise
         if name == "deal" and ck.game != "piquet":
