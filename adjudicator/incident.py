@@ -1232,6 +1232,11 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
                 raise ck.err(body_map["cards"], f"wrong-number.cards: {n} missing cards named, but the hand is "
                              f"said to be missing {m}", f"name at most {m} card{'s' if m > 1 else ''}, or write "
                              f"missing: {n}")
+        kind_who = fields.get("by") if name == "break-up-table" else None
+        who = (kind_who[1] if kind_who[0] == "name" else ck.players.get(kind_who[1], kind_who[1])) if kind_who else None
+        if who is not None and any(name_key(p) == name_key(who) for p in fields["players"]):
+            raise ck.err(body_map["players"], f"break-up-table: {shown(who)} broke up the table, and is named "
+                         "among the players left at it", f"list only the others who sat at it; {shown(who)} left it")
         # piquet's words for a deal (laws 15, 16) said of another game, where whose pack it was
         # and whose turn it was are told otherwise
         if name == "deal" and ck.game != "piquet":
