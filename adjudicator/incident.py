@@ -1237,6 +1237,10 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
         if who is not None and any(name_key(p) == name_key(who) for p in fields["players"]):
             raise ck.err(body_map["players"], f"break-up-table: {shown(who)} broke up the table, and is named "
                          "among the players left at it", f"list only the others who sat at it; {shown(who)} left it")
+        if name == "leave-cards" and ck.game == "piquet" and fields["by"] == "elder" and fields["count"] > 5:
+            raise ck.err(body_map["count"], f"leave-cards.count: the elder hand leaves {fields['count']} cards, "
+                         "but his part of the stock is five (law 27: the elder hand's five, the younger "
+                         "hand's three)", "give how many of his five he leaves, 1 to 5")
         # piquet's words for a deal (laws 15, 16) said of another game, where whose pack it was
         # and whose turn it was are told otherwise
         if name == "deal" and ck.game != "piquet":
