@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 
+# Characters drawn as nothing though printable (not control or format characters): variation
+# selectors, the combining grapheme joiner, the Hangul fillers, the Khmer and Mongolian invisible
+# marks. A message escapes them as it does a control character, so that what it quotes shows what
+# was written (`Ames\ufe0f`, not a bare `Ames`); names are compared without them (incident.name_key).
+INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x3164,
+                       *range(0xFE00, 0xFE10), 0xFFA0, *range(0xE0100, 0xE01F0)])
+
+
 def safe(text, limit: int = 300) -> str:
     """A file name (or any text from outside) as a message may print it: one line, control and
     direction-changing characters escaped (a name cannot forge an output line or clear the
-    screen), cut short when long."""
+    screen), and invisible ones (INVISIBLE), cut short when long."""
     text = str(text)
     cut = len(text) > limit
-    out = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text[:limit])
+    out = "".join(c if c.isprintable() and ord(c) not in INVISIBLE else ascii(c)[1:-1] for c in text[:limit])
     return out + ("..." if cut else "")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from . import registry, schema
-from .errors import InputError, safe
+from .errors import INVISIBLE, InputError, safe
 
 MAX_BYTES = 1_000_000          # an incident is a page of text; refuse anything far larger
 MAX_DEPTH = 12                 # incidents nest four or five levels deep (case files seven)
@@ -64,11 +64,18 @@ _LOOKALIKE = str.maketrans({
 })
 
 
+# Characters drawn as nothing that a name may still hold as printable text (errors.INVISIBLE: the
+# control and format characters a name refuses outright): `Ames` followed by a variation selector
+# is drawn `Ames`, and is compared as Ames; a name of them alone is drawn as no name.
+_INVISIBLE = dict.fromkeys(INVISIBLE)
+
+
 def name_key(name: str) -> str:
     """What a name is compared by: Unicode-normalised (NFKC), look-alike letters read as the Latin
-    ones, case folded. Two names with one key are one name; a key that is a seat's is a seat."""
+    ones, invisible characters left out, case folded. Two names with one key are one name; a key
+    that is a seat's is a seat."""
     import unicodedata
-    return unicodedata.normalize("NFKC", name).translate(_LOOKALIKE).casefold().strip()
+    return unicodedata.normalize("NFKC", name.translate(_INVISIBLE)).translate(_LOOKALIKE).casefold().strip()
 
 
 HAND, DECK = 13, 52
@@ -640,8 +647,9 @@ class Checker:
             raise self.err(y, f"{what}: expected a player's name, not '{shown(y)}'",
                            "write the name after the seat, e.g. N: Ames")
         v = y.text().strip(" \t")       # (only spaces: a control character at either end is refused below)
-        if not v:
-            raise self.err(y, f"{what}: a player's name cannot be empty",
+        if not v or (v.isprintable() and not name_key(v)):      # (nothing visible: invisible characters alone)
+            raise self.err(y, f"{what}: a player's name cannot be empty" + (f" (it holds only invisible characters: "
+                           f"'{shown(v)}')" if v else ""),
                            "write the player's name, or leave the seat out of `players`")
         bad = next((c for c in v if not c.isprintable()), None)
         if bad is not None:
