@@ -47,9 +47,22 @@ def wanted(codes: str | None, path: str, stdin_text: str | None = None) -> list[
     if len(out) == 1:
         raise InputError(f"--codes is '{incident.shown(codes)}', which names one code ({out[0]}): a comparison "
                          "needs two or more", "adjudicator compare",
-                         hint=f"add another code, e.g. --codes {out[0]},english-1864, or rule under one code "
-                              "with `adjudicator adjudicate FILE`")
+                         hint=f"add another code{_another(out[0])}, or rule under one code with "
+                              "`adjudicator adjudicate FILE`")
     return out
+
+
+def _another(code: str) -> str:
+    """An example of a second code to compare with `code`: another encoded code of its game, else
+    one of a game ruled by the same book of laws (Boston's beside the American whist code); none
+    for a code alone in its book (piquet's, poker's ...)."""
+    game = registry.code_info(code)["game"]
+    own = [c for c in registry.codes_of(game) if c != code and registry.encoded(c)]
+    book = [c for g in registry.games() for c in registry.codes_of(g)
+            if c != code and registry.encoded(c) and _same_book(c, code)]
+    if own or book:
+        return f", e.g. --codes {code},{(own or book)[0]}"
+    return f" (no other code rules {game}: there is nothing to compare it with)"
 
 
 def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:

@@ -243,3 +243,20 @@ def test_codes_that_name_no_code_are_a_usage_error(tmp_path):
         assert bad.exit_code == 2, bad.output
         err = json.loads(bad.stdout)["error"]
         assert "names no code" in err["message"] and "--codes" in err["hint"]
+
+
+def test_one_code_given_is_refused_with_a_second_code_that_can_rule_beside_it(tmp_path):
+    """The hint for a single code said `--codes CODE,english-1864` whatever the code: for
+    english-1864 itself the same code twice, and for piquet a whist code that cannot rule a piquet
+    account. It names another code of its game, or of its book of laws, or says there is none."""
+    invoke(tmp_path, LEAD, "--json")
+    path = tmp_path / "incident.yaml"
+    for given, hint in (("english-1864", "e.g. --codes english-1864,american-1893"),
+                        ("american-1893,american-1893", "e.g. --codes american-1893,english-1864"),
+                        ("boston", "e.g. --codes boston-1893,american-1893"),
+                        ("piquet", "no other code rules piquet: there is nothing to compare it with")):
+        bad = CliRunner().invoke(main, ["compare", str(path), "--codes", given, "--json"])
+        assert bad.exit_code == 2, bad.output
+        err = json.loads(bad.stdout)["error"]
+        assert "names one code" in err["message"] and hint in err["hint"], err
+        assert "english-1864,english-1864" not in err["hint"]
