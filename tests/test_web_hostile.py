@@ -241,3 +241,21 @@ def test_a_wrong_method_or_address_is_a_clear_4xx(client):
     r = client.get("/api/nothing-here")
     assert r.status_code == 404 and r.json()["error"]["hint"]
     assert client.get("/nothing-here").status_code == 404
+
+
+# A topic name of spaces or a newline (`/topic/%20`) was read as no name: the page then took the list
+# of topics for one topic and failed (500), and the API gave the list (200) where the command refuses
+# the name. Both now refuse it as `adjudicator topic ' ' --json` does.
+@pytest.mark.parametrize("name", ["%20", "%0A", "%09%20"])
+def test_a_topic_named_by_spaces_alone_is_refused_as_the_command_refuses_it(client, name):
+    import json
+
+    from click.testing import CliRunner
+
+    from adjudicator.cli import main
+    page = client.get(f"/topic/{name}")
+    assert page.status_code == 400, page.status_code
+    api = client.get(f"/api/topic/{name}")
+    said = CliRunner().invoke(main, ["topic", {"%20": " ", "%0A": "\n", "%09%20": "\t "}[name], "--json"])
+    assert api.status_code == 400 and said.exit_code == 2
+    assert json.loads(api.text) == json.loads(said.stdout)

@@ -171,7 +171,7 @@ def topic(name: str | None) -> dict | list:
     from .. import laws
 
     def go():
-        if not name or not name.strip():
+        if name is None:        # (a name of spaces is a name, refused as the command refuses it)
             return laws.topic_list()
         return laws.topic(laws.resolve_topic(name))
     return _guarded(go)
