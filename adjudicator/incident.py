@@ -231,7 +231,7 @@ class Reader:
             if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
                 raise self.err("YAML anchors and aliases (&name, *name) are not allowed in an incident", ev,
                                "write each value out in full")
-            if ev.tag not in (None, "!"):
+            if ev.tag is not None:      # (`! 3`, the non-specific tag, too: a tag, not quotes)
                 tag = ev.tag.replace("tag:yaml.org,2002:", "!!", 1)
                 raise self.err(f"YAML tags ({shown(tag)}) are not allowed in an incident", ev,
                                "write the value plainly (in quotes if it must stay text)")
@@ -291,7 +291,7 @@ class Reader:
     def _scalar(self, ev, loader, stack: list[_Frame]):
         """A scalar by the YAML 1.2 core schema: null, true/false, a whole number, or text."""
         text = ev.value
-        if ev.tag == "!" or not ev.implicit[0]:       # quoted: text as written
+        if not ev.implicit[0]:       # quoted: text as written
             return text
         if text in _NULL:
             return None
