@@ -446,3 +446,10 @@ def test_law_points_a_clause_that_is_another_codes_law_to_that_code():
 def test_an_empty_or_single_choice_is_refused_not_read_as_all(args, said):
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2 and said in r.stderr
+
+
+def test_an_empty_path_is_named_in_its_message():
+    """`adjudicator adjudicate ''` said ": no such file", naming no file: the empty path is quoted."""
+    r = run("adjudicate", "--json", "")
+    assert r.exit_code == 2 and r.stderr.startswith("'': no such file"), r.stderr
+    assert json.loads(r.stdout)["error"]["file"] == "''"
