@@ -228,6 +228,13 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
                    {"event": n, "field": fname, **({"one-of": [a.value for a in alts]} if "one-of" in m else {})})
 
 
+def _unknown_pos(inc: Incident) -> tuple[int | None, int | None]:
+    """Where the incident's `unknown` stands (line, column): a refusal of the unknowns as a whole
+    names it."""
+    y = getattr(inc, "unknown", None)
+    return (y.line, y.col) if isinstance(y, Y) else (None, None)
+
+
 def _holding_words(v) -> str:
     parts = [SUIT_ONE[x] if k == "suit" else _card(x) for k, x in v]
     return " and ".join(parts)
@@ -392,7 +399,7 @@ class Space:
             return self._cache[key]
         if self.solves - self.budget_from >= MAX_SOLVES or time.monotonic() > self.deadline:
             raise InputError("the ruling turns on too many unknown facts together (no conditional ruling within "
-                             f"{self.timeout:g} s)", self.inc.file,
+                             f"{self.timeout:g} s)", self.inc.file, *_unknown_pos(self.inc),
                              hint="establish some of them, or let `adjudicator ask` ask the decisive ones first")
         assumptions = [(Function(_ALT, [Number(u), Number(a)]), True) for u, a in key]
         out = []
@@ -454,7 +461,7 @@ def decide(space: Space, assumed: dict | None = None, remaining: list[int] | Non
     budget[0] -= 1
     if budget[0] < 0:
         raise InputError(f"the ruling turns on too many unknown facts together (more than {MAX_BRANCHES} "
-                         "branches)", space.inc.file,
+                         "branches)", space.inc.file, *_unknown_pos(space.inc),
                          hint="establish some of them, or let `adjudicator ask` ask the decisive ones first")
     assumed = dict(assumed or {})
     if remaining is None:

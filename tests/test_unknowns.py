@@ -175,6 +175,10 @@ def test_too_many_relevant_unknowns_together_are_refused_with_a_hint():
     r = CliRunner().invoke(main, ["adjudicate", path])
     assert r.exit_code == 2, r.output
     assert "too many unknown facts together" in r.stderr and "adjudicator ask" in r.stderr
+    # said at the incident's `unknown`, as every other refusal of a key is (it named the file alone)
+    with open(path, encoding="utf-8") as fh:
+        line = next(i for i, t in enumerate(fh, 1) if t.startswith("unknown:"))
+    assert r.stderr.startswith(f"{path}:{line}:") or r.stderr.startswith(f"{path}:{line + 1}:"), r.stderr
 
 
 def _bundled_with_unknowns(seed: int, count: int):
