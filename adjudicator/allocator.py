@@ -18,7 +18,6 @@ a second start, so it never does this. Where there is no jemalloc, nothing chang
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 
@@ -38,6 +37,7 @@ def jemalloc_library() -> str | None:
     for path in _PLACES:
         if os.path.isfile(path):
             return path
+    import ctypes.util          # (here: it imports subprocess, 6 ms a command that never needs it)
     return ctypes.util.find_library("jemalloc")     # a name the loader finds by its own search
 
 
