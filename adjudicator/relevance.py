@@ -197,15 +197,23 @@ class Selector:
         return ("s", frozenset(v if v in self.named else OTHER for v in a[1]))
 
     def abstract(self, facts: list[clingo.Symbol]) -> frozenset:
-        """The incident's facts as the reasoning sees them."""
+        """The incident's facts as the reasoning sees them. Each fact's view is kept (by the
+        symbol: one call into clingo to look it up, where working it out makes one for each
+        argument and more): most facts of an incident were another's too."""
         named = self.named
+        seen = self.__dict__.setdefault("_seen_facts", {})
+        if len(seen) > self.MEMO_LIMIT:
+            seen.clear()
         out = set()
         for f in facts:
-            args = []
-            for a in f.arguments:
-                v = _value(a)
-                args.append(v if v in named else OTHER)
-            out.add(((f.name, len(f.arguments)), tuple(args)))
+            view = seen.get(f)
+            if view is None:
+                args = []
+                for a in f.arguments:
+                    v = _value(a)
+                    args.append(v if v in named else OTHER)
+                view = seen[f] = ((f.name, len(args)), tuple(args))
+            out.add(view)
         return frozenset(out)
 
     def fire(self, facts: frozenset, active: bytearray, start: tuple | None = None) -> frozenset[int]:
