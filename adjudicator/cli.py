@@ -737,13 +737,14 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
                 from .errors import InputError
                 raise InputError("no question fits these filters", file="adjudicator quiz",
                                  hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
+        if sheet:       # (with --json too: the sheet is written, and the JSON says so)
+            md, html = qz.write_sheet(out, questions, used_seed)
+            said = (f"Wrote {safe(md, 80)} and {safe(html, 80)}: {len(questions)} question{'' if len(questions) == 1 else 's'}, "
+                    f"answer key at the end (seed {used_seed}).")
+            click.echo(_quiz_json(None if review else used_seed, questions, said) if as_json else said)
+            return 0
         if as_json:
             click.echo(_quiz_json(None if review else used_seed, questions))
-            return 0
-        if sheet:
-            md, html = qz.write_sheet(out, questions, used_seed)
-            click.echo(f"Wrote {safe(md, 80)} and {safe(html, 80)}: {len(questions)} question{'' if len(questions) == 1 else 's'}, "
-                       f"answer key at the end (seed {used_seed}).")
             return 0
         if store is None:
             store = progress.Store()

@@ -464,6 +464,18 @@ def test_a_sheet_is_written_in_markdown_and_html_with_the_key_at_the_end(tmp_pat
     assert out.stdout.startswith("Wrote ")
 
 
+def test_a_sheet_asked_with_json_is_written_and_the_json_says_so(tmp_path):
+    """(it printed the questions and wrote no sheet, saying nothing of it)"""
+    import json
+    base = tmp_path / "club"
+    out = CliRunner().invoke(main, ["quiz", "--sheet", "3", "--seed", "2", "--out", str(base), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert (tmp_path / "club.md").exists() and (tmp_path / "club.html").exists()
+    assert data["seed"] == 2 and len(data["questions"]) == 3
+    assert data["message"].startswith("Wrote ") and "club.md" in data["message"] and "3 questions" in data["message"]
+
+
 def _sheet(out_name, timeout=120):
     """`quiz --sheet 1` in a process of its own: a sheet that waits for ever is ended by the timeout."""
     import subprocess
