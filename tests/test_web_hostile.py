@@ -104,11 +104,22 @@ def test_an_example_is_only_one_of_the_page_s_own(client):
 
 @pytest.mark.parametrize("url, status, said", [
     ("/quiz?seed=abc", 400, "is not a question"),
+    ("/quiz?seed=-", 400, "is not a question"),
+    ("/quiz?seed=--5", 400, "is not a question"),
     ("/download", 405, "GET is not how /download is used"),
 ])
 def test_a_request_the_page_cannot_answer_is_refused_saying_why(client, url, status, said):
     r = client.get(url)
     assert r.status_code == status and said in r.text.replace("&#39;", "'")
+
+
+def test_a_negative_seed_draws_what_the_command_draws_with_it(client):
+    """`/quiz?seed=S` draws what `quiz -n 1 --seed S` draws: a negative S too (it was refused)."""
+    from adjudicator import quiz
+    r = client.get("/quiz", params={"seed": "-5"})
+    assert r.status_code == 200
+    q = quiz.draw(1, seed=-5)[0]
+    assert quiz_token(q.qid) in r.text
 
 
 def test_an_empty_incident_is_not_downloaded(client):

@@ -371,7 +371,8 @@ async def quiz_page(request: Request):
     p = request.query_params
     code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
     seed_text = p.get("seed", "").strip()
-    if seed_text and not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) < 10):
+    digits = seed_text[1:] if seed_text.startswith("-") else seed_text     # (`quiz --seed -5` draws too)
+    if seed_text and not (digits.isascii() and digits.isdigit() and len(digits) < 10):
         from ..incident import shown
         return _refusal(400, "Quiz", f"the seed '{shown(seed_text)}' is not a question's number",
                         "leave the seed out for a new question, or give the number (up to nine digits) "
