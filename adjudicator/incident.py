@@ -46,11 +46,8 @@ CARD_RE = re.compile(r"(10|[2-9tjqka]) *(?:of +)?([shdc♠♥♦♣]|spades?|hea
 def shown(v, limit: int = 40) -> str:
     """A value from the input as an error message may quote it: as written, made safe (one
     line, control and direction-changing characters escaped, cut short: errors.safe)."""
-    if isinstance(v, (dict, list)):
-        v = Y(v, 0, 0)          # a mapping or list of values, shown as data
-    if isinstance(v, Y):
-        v = v.text()            # as written: `~` stays ~, `yes` stays yes (not None, True)
-    return safe(v, limit)
+    # as written: `~` stays ~, `yes` stays yes (not None, True); a plain value as YAML writes it
+    return safe(v if isinstance(v, str) else _written(v), limit)
 
 
 # Letters of other scripts drawn like Latin ones (Cyrillic, Greek): a name spelled with them is
@@ -106,6 +103,22 @@ def _or(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
+def _written(v) -> str:
+    """A value as YAML writes it, whether read (Y: as written) or plain (None as ~, a bool as
+    true or false, a list or mapping as flow data): never Python's repr."""
+    if isinstance(v, Y):
+        return v.text()
+    if v is None:
+        return "~"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_written(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_written(x) for x in v) + "]"
+    return str(v)
+
+
 class Y:
     """A YAML value with its position (1-based line and column)."""
 
@@ -120,11 +133,7 @@ class Y:
         plain data (never a Python repr, which would differ run to run)."""
         if self.raw is not None:
             return self.raw
-        if isinstance(self.value, dict):
-            return "{" + ", ".join(f"{k}: {v.text()}" for k, v in self.value.items()) + "}"
-        if isinstance(self.value, list):
-            return "[" + ", ".join(v.text() for v in self.value) + "]"
-        return str(self.value)
+        return _written(self.value)
 
     __str__ = __repr__ = text
 

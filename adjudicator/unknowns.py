@@ -648,18 +648,6 @@ def _same_value(written, alt: Alternative) -> bool:
     return written == v
 
 
-def _words(v) -> str:
-    """A value of a case's expectation or of a possibility, as a message prints it: written as in
-    the file (`~`, true, [N, E]), never as Python's repr."""
-    if v is None:
-        return "~"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_words(x) for x in v) + "]"
-    return str(v)
-
-
 def _check_unknown_expected(inc: Incident, ids: dict[str, int], space) -> list:
     """The shape of a case's expectation with unknown facts, read from its YAML values (each
     problem at its own line, the value quoted short and escaped): `depends-on` a list of unknown
@@ -710,7 +698,7 @@ def _check_unknown_expected(inc: Incident, ids: dict[str, int], space) -> list:
                 from .cases import plain
                 if not any(_same_value(plain(written), a) for a in alts):
                     raise bad(written, f"{what}: '{shown(written)}' is not a possibility of {uid}",
-                              "possibilities: " + ", ".join(_words(a.value) for a in alts))
+                              "possibilities: " + ", ".join(shown(a.value) for a in alts))
             body = Y({k2: v for k2, v in branch.value.items() if k2 != "when"}, branch.line, branch.col)
             body.keys = {k2: v for k2, v in branch.keys.items() if k2 != "when"}
             cases.check_expected(_Expecting(body, file))
