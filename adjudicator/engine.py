@@ -409,7 +409,8 @@ def _bounded(ctl: clingo.Control | None, seconds: float, work):
     such a Control is dropped in that thread once the caller has the answer, so that freeing it
     (0.4 ms) is done beside what the caller does next (building the ruling): 8.1-8.2 against 8.5 ms
     a ruling. With glibc's malloc, whose one arena (_one_arena) the two threads would then contend
-    for, that was slower (16.8-17.2 against 15.2-15.6 ms), and the caller drops it, as before."""
+    for, that was slower (16.8-17.2 against 15.2-15.6 ms): there the caller makes the Control and
+    frees it, as before (ground_and_solve)."""
     state = {"phase": "grounding", "abandoned": False}
     box: dict = {}
     done = threading.Event()
@@ -430,8 +431,6 @@ def _bounded(ctl: clingo.Control | None, seconds: float, work):
         if made is not None:
             made.interrupt()
         raise TimeLimit(seconds, state["phase"])
-    if not _JEMALLOC:
-        state.pop("ctl", None)          # (freed here: see _bounded's docstring)
     if "error" in box:
         raise box["error"]
     return box["value"]
