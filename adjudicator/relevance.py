@@ -15,6 +15,14 @@ derived; it then may derive its head, each head variable standing for every valu
 literals allow. Negation, comparisons, aggregates and the joins between literals are not
 evaluated: a rule they would block is kept, so nothing that can fire is ever left out.
 
+One kind of aggregate is read: `T = #min{ T2 : cond }` beside `T != #sup` (or #max beside
+`T != #inf`), with one element, holds only when some instance of `cond` holds, so the positive
+literals of `cond` are needed as the body's own are (its variables found nowhere else in the rule
+standing for anything). "The first moment something happened" is written so throughout the rules;
+before, such a rule was kept for every incident (nothing in its body to wait for), and so was all
+that followed from it, while clingo spends some 40 microseconds on each aggregate even when
+nothing matches it (benchmarks/README.md).
+
 A constant of the incident that no rule body names is seen as OTHER (it can match only a variable),
 so incidents that differ in such constants (times, names, cards) share one selection, cached.
 tests/test_engine.py checks on every bundled case that the ruling is the one the whole program gives.
@@ -127,11 +135,68 @@ def summarize(stm) -> Rule | None:
     if kind != _T.Rule:
         raise Unsupported(f"a statement of kind {kind.name}")
     needs = []
-    for lit in stm.body:
+    body = list(stm.body)
+    for n, lit in enumerate(body):
         if (lit.ast_type == _T.Literal and lit.sign == Sign.NoSign
                 and lit.atom.ast_type == _T.SymbolicAtom and lit.atom.symbol.ast_type != _T.Pool):
             needs += _atoms(lit.atom.symbol)
+        elif lit.ast_type == _T.Literal and lit.sign == Sign.NoSign and lit.atom.ast_type == _T.BodyAggregate:
+            needs += _needed_by_aggregate(lit, stm.head, body[:n] + body[n + 1:], n)
     return Rule(_head_atoms(stm.head), needs)
+
+
+def _needed_by_aggregate(lit, head, others: list, place: int) -> list:
+    """What a body aggregate needs to be there for its rule to fire: for `V = #min{ W : cond }`
+    beside `V != #sup` (#max beside `V != #inf`), one element, the positive atoms of `cond`; else
+    nothing. A variable of cond found nowhere else in the rule is the element's own: it is renamed
+    for the aggregate's place in the body, so that it joins cond's atoms to each other and nothing
+    else (another aggregate of the rule may use the name for a variable of its own)."""
+    from clingo.ast import AggregateFunction, ASTType as _T, ComparisonOperator, Sign
+    agg = lit.atom
+    empty = {AggregateFunction.Min: clingo.SymbolType.Supremum,
+             AggregateFunction.Max: clingo.SymbolType.Infimum}.get(agg.function)
+    guard = agg.left_guard
+    if (empty is None or len(agg.elements) != 1 or agg.right_guard is not None or guard is None
+            or guard.comparison != ComparisonOperator.Equal or guard.term.ast_type != _T.Variable):
+        return []
+    value = guard.term.name
+
+    def never_empty(other) -> bool:        # `V != #sup` (#inf): the rule cannot hold on an empty set
+        if other.ast_type != _T.Literal or other.sign != Sign.NoSign or other.atom.ast_type != _T.Comparison:
+            return False
+        cmp = other.atom
+        return (cmp.term.ast_type == _T.Variable and cmp.term.name == value and len(cmp.guards) == 1
+                and cmp.guards[0].comparison == ComparisonOperator.NotEqual
+                and cmp.guards[0].term.ast_type == _T.SymbolicTerm and cmp.guards[0].term.symbol.type == empty)
+    if not any(never_empty(other) for other in others):
+        return []
+    elsewhere = _variables(head).union(*(_variables(other) for other in others))
+    needs = []
+    for cond in agg.elements[0].condition:
+        if (cond.ast_type == _T.Literal and cond.sign == Sign.NoSign
+                and cond.atom.ast_type == _T.SymbolicAtom and cond.atom.symbol.ast_type != _T.Pool):
+            try:
+                atoms = _atoms(cond.atom.symbol)
+            except Unsupported:
+                continue            # (needing less keeps more: never wrong)
+            needs += [(key, tuple(("v", f"{a[1]} of aggregate {place}")
+                                  if a is not None and a[0] == "v" and a[1] not in elsewhere else a
+                                  for a in args)) for key, args in atoms]
+    return needs
+
+
+def _variables(node) -> set[str]:
+    """The names of the variables in a piece of a rule (clingo AST)."""
+    from clingo.ast import AST, ASTType as _T
+    if node.ast_type == _T.Variable:
+        return {node.name}
+    out: set[str] = set()
+    for key in node.child_keys:
+        child = getattr(node, key)
+        for c in (child if isinstance(child, (list, tuple)) or type(child).__name__ == "ASTSequence" else [child]):
+            if isinstance(c, AST):
+                out |= _variables(c)
+    return out
 
 
 class Selector:
