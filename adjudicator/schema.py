@@ -245,7 +245,7 @@ event("cut", G, "The pack is cut for this deal.",
       "- cut: {by: E}", ["10", "11", "17.I"])
 event("permit", G, "Players give a player leave to do what needs their consent: to shuffle, cut or deal in his "
       "partner's place, or to appoint a substitute.",
-      [F("by", "seats", "who gave leave", required=True),
+      [F("by", "seats", "who gave leave: others than `player` (his own leave is none)", required=True),
        F("player", "seat", "to whom", required=True)],
       "- permit: {by: N-S, player: W}")
 event("deal", G, "The deal begins.",
@@ -349,7 +349,7 @@ event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
       "- ask-trump-suit: {by: N}", ["18"])
 event("ask-partner", G, "A player asks his partner whether he has none of the suit he renounced.",
       [BY, F("asked", "seat", "the player asked, when not the asker's partner (an adversary asking the "
-             "renouncer: English 74 gives the question's effect to the partner's only)"),
+             "renouncer: English 74 gives the question's effect to the partner's only; never the asker)"),
        F("answer", "text", "the renouncer's answer: `none` (he says he has none of the suit) or `has`",
              choices=("none", "has"))],
       "- ask-partner: {by: S, answer: none}")
@@ -417,7 +417,7 @@ event("decline", G, "A player states that he does not exact a penalty (or exerci
        F("card", "card", "the card he declines to call")],
       "- decline: {by: N, remedy: call-card}", ["23", "39"])
 event("consult", G, "Partners consult about a penalty or a right.",
-      [F("by", "seats", "who consulted", required=True),
+      [F("by", "seats", "who consulted: both partners, as N-S (one alone consults no one)", required=True),
        F("about", "text", "what they consulted about: which penalty to exact (when omitted), or only "
          "who of them is to make the election (English 84: they should agree on it)",
          choices=("which-penalty", "who-elects"))],
