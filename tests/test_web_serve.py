@@ -85,3 +85,32 @@ def test_slow_and_broken_clients_get_a_json_error_and_cannot_shut_others_out(tmp
         for s in slow:
             s.close()
         serving.stop(proc)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("variable, value, says", [
+    ("ADJUDICATOR_REQUEST_SECONDS", "-1", "ADJUDICATOR_REQUEST_SECONDS is '-1', which is not a number of seconds"),
+    ("ADJUDICATOR_REQUEST_SECONDS", "abc", "ADJUDICATOR_REQUEST_SECONDS is 'abc', which is not a number of seconds"),
+    ("ADJUDICATOR_REQUEST_SECONDS", "inf", "ADJUDICATOR_REQUEST_SECONDS is 'inf', which is not a number of seconds"),
+    ("ADJUDICATOR_REQUEST_SECONDS", "nan", "ADJUDICATOR_REQUEST_SECONDS is 'nan', which is not a number of seconds"),
+    ("ADJUDICATOR_REQUEST_SECONDS", "2\x1b[2J", "ADJUDICATOR_REQUEST_SECONDS is '2\\x1b[2J', which is not"),
+    ("ADJUDICATOR_TIME_LIMIT", "abc", "ADJUDICATOR_TIME_LIMIT is 'abc', which is not a time limit"),
+])
+def test_a_setting_of_the_server_that_cannot_be_used_is_refused_before_it_listens(variable, value, says):
+    """-1 seconds had the server answer every request 408 at once, `abc` (or nan, inf) left the
+    slow-client guard at its default or off without a word, and a time limit that is not one had
+    every ruling answered 400, as if each client's incident were at fault."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    try:        # (without the check the server starts and serves: it is stopped, and that is the failure)
+        r = subprocess.run([EXE, "serve", "--port", str(port)], capture_output=True, text=True, timeout=20,
+                           env={**os.environ, variable: value})
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"serve started with {variable}={value!r}") from None
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stderr.startswith(f"adjudicator: {says}"), r.stderr
+    assert "hint: set it to a number of seconds above 0 and at most 86400" in r.stderr
+    assert "Serving" not in r.stdout and "Traceback" not in r.stderr and "\x1b" not in r.stderr

@@ -12,24 +12,52 @@ def create_app():
 # 408 and closed, and cannot hold a place for ever. It covers a ruling's own time limit (10 s) with
 # room to spare. ADJUDICATOR_REQUEST_SECONDS changes it.
 REQUEST_SECONDS = 30.0
+REQUEST_SECONDS_VARIABLE = "ADJUDICATOR_REQUEST_SECONDS"
 # Connections open at once before uvicorn answers 503: far more than a club's referees, so a few
 # dozen idle or slow clients do not shut others out; the rulings themselves run in a bounded
 # thread pool whatever this is.
 CONNECTIONS = 512
 
 
+def request_seconds() -> float:
+    """The seconds a request has to arrive whole: ADJUDICATOR_REQUEST_SECONDS, a number above 0 and
+    at most a day, else REQUEST_SECONDS. Anything else set there is refused (UsageError, exit 2)
+    before the server listens: -1 had every request answered 408 at once, and `abc`, `nan` or `inf`
+    left the slow-client guard silently at its default or off."""
+    import math
+    import os
+    raw = os.environ.get(REQUEST_SECONDS_VARIABLE)
+    if raw is None:
+        return REQUEST_SECONDS
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if 0 < seconds <= 86400:       # (NaN and infinity are outside)
+        return seconds
+    from ..errors import UsageError
+    from ..incident import shown
+    raise UsageError(f"{REQUEST_SECONDS_VARIABLE} is '{shown(raw)}', which is not a number of seconds",
+                     hint="set it to a number of seconds above 0 and at most 86400 (e.g. 30), or unset it")
+
+
+def check_settings() -> None:
+    """The settings the server reads, refused before it listens (exit 2, saying what was set) rather
+    than each request answered 400 or 408 for the server's own setting."""
+    from .. import engine
+    request_seconds()
+    if engine.DEFAULT_TIMEOUT is None:          # ADJUDICATOR_TIME_LIMIT is not a time limit
+        raise engine.time_limit_error()
+
+
 def _protocol():
     """uvicorn's HTTP/1.1 protocol (h11) with a limit on the time a request takes to arrive: uvicorn
     times out an idle kept-alive connection, but not one whose request never ends."""
     import json
-    import os
 
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
-    try:
-        seconds = float(os.environ.get("ADJUDICATOR_REQUEST_SECONDS", REQUEST_SECONDS))
-    except ValueError:
-        seconds = REQUEST_SECONDS
+    seconds = request_seconds()
     body = json.dumps({"error": {"message": f"the request did not arrive whole within {seconds:g} seconds",
                                  "exit_code": 2, "hint": "send the whole request at once"}}).encode()
     answer = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
@@ -92,6 +120,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
     import socket
 
     import uvicorn
+    check_settings()
     # the address is tried first, so a port in use or an unknown host is said plainly (OSError)
     infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
