@@ -492,7 +492,7 @@ def search(ctx, words, code_given, limit, as_json):
         from . import laws, registry, render
         from . import search as searching
         from .errors import InputError
-        code = registry.resolve_code(code_given, "adjudicator search --code") if code_given else None
+        code = registry.resolve_code(code_given, "adjudicator search --code") if code_given is not None else None
         if code:
             if code not in laws.codes():
                 raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
@@ -706,6 +706,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         import random
         from . import progress, quiz as qz
         nonlocal code
+        qz.refuse_empty(code, topic, law, kind)
         if code:      # a game's name stands for its default code, as everywhere a code is taken
             from .registry import resolve_code
             code = resolve_code(code, "adjudicator quiz --code")

@@ -483,10 +483,20 @@ def grade(q: Question, text: str) -> Grade:
 
 # --- drawing a quiz -----------------------------------------------------------------------------
 
+def refuse_empty(code: str | None, topic: str | None, law: str | None, kind: str | None) -> None:
+    """A filter given empty (`--kind ''`, `--code ' '`) is refused as a filter naming nothing is,
+    never taken for the filter left out (None): it drew questions of every kind."""
+    for flag, given in (("--code", code), ("--topic", topic), ("--law", law), ("--kind", kind)):
+        if given is not None and not given.strip():
+            raise InputError(f"{flag} is '{safe(given, QUOTE)}', which names nothing", file="adjudicator quiz",
+                             hint=f"give {flag} a value (`adjudicator quiz --help`), or leave it out")
+
+
 def check_filters(code: str | None, topic: str | None, law: str | None, kind: str | None) -> str | None:
     """Validate the filters (exit 2 with the fix on a bad one, quoting the filter short and
     escaped); return the topic's canonical name."""
     from . import laws
+    refuse_empty(code, topic, law, kind)
     if code:
         registry.code_info(code)
         if not registry.encoded(code):

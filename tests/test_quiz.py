@@ -184,6 +184,11 @@ def test_filters_narrow_the_questions():
     (["--law", "24"], "--law 24"),
     (["--code", "american-1893", "--law", "999"], "--law 999"),
     (["--kind", "riddle"], "--kind riddle"),
+    # a filter given empty drew questions as if it had been left out (every kind, every code)
+    (["--kind", ""], "--kind is '', which names nothing"),
+    (["--code", ""], "--code is '', which names nothing"),
+    (["--topic", " "], "--topic is ' ', which names nothing"),
+    (["--code", "american-1893", "--law", ""], "--law is '', which names nothing"),
 ])
 def test_a_bad_filter_is_exit_2_with_a_clear_message(args, words):
     out = CliRunner().invoke(main, ["quiz", "--seed", "1", *args], input="")

@@ -109,7 +109,8 @@ def test_compare_is_the_commands_json(client, path):
 
 def test_compare_with_codes_named(client):
     data = open(SAMPLE[0], "rb").read()
-    for codes in ("american-1893,english-1864", "whist,english-1864", "piquet", "nonsense"):
+    for codes in ("american-1893,english-1864", "whist,english-1864", "piquet", "nonsense",
+                  "", ","):       # (`?codes=` is `--codes ''`: the API gave every code's comparison)
         code, expected = cli("compare", "-", "--codes", codes, stdin=data)
         r = client.post("/api/compare", params={"codes": codes}, content=data)
         assert r.json() == expected, codes
@@ -135,15 +136,18 @@ def test_law_is_the_commands_json(client, code, number):
 
 
 SEARCHES = [("card dropped on the floor", None), ("lead out of turn", "english-1864"),
-            ("revoking", "whist"), ("honours", None), ("the of and", None), ("revoke", "nonsense")]
+            ("revoking", "whist"), ("honours", None), ("the of and", None), ("revoke", "nonsense"),
+            ("revoke", ""), ("revoke", " ")]        # (`--code ''` and `&code=` searched every code)
 
 
 @pytest.mark.parametrize("words,code", SEARCHES)
 def test_search_is_the_commands_json(client, words, code):
-    args = ["search", *words.split()] + (["--code", code] if code else [])
+    args = ["search", *words.split()] + (["--code", code] if code is not None else [])
     cli(*args)                  # the index is built by then, so neither says it built it
     rc, expected = cli(*args)
-    r = client.get("/api/search", params={"q": words, **({"code": code} if code else {})})
+    r = client.get("/api/search", params={"q": words, **({"code": code} if code is not None else {})})
+    if code is not None and not code.strip():
+        assert rc == 2 and r.status_code == 400
     assert r.json() == expected
     assert r.content == printed()
     assert (r.status_code == 200) == (rc == 0)

@@ -471,7 +471,7 @@ async def api_adjudicate(request: Request):
 
 
 async def api_compare(request: Request):
-    codes = request.query_params.get("codes") or None
+    codes = request.query_params.get("codes")    # (`?codes=` is `--codes ''`, refused as the command refuses it)
     body = await request.body()
     try:
         result, _players = await run_in_threadpool(service.compare, body, codes)
@@ -496,7 +496,7 @@ async def api_search(request: Request):
         bad = InputError(f"limit is '{shown(limit_text)}', not a number of results from 1 to 500",
                          file="/api/search", hint="give limit as a whole number from 1 to 500")
         return _json(service._refuse(bad).payload, 400)
-    return await _api(service.search, p.get("q", ""), p.get("code") or None, int(limit_text))
+    return await _api(service.search, p.get("q", ""), p.get("code"), int(limit_text))    # (`&code=`: `--code ''`)
 
 
 async def api_topic(request: Request):

@@ -153,7 +153,7 @@ def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
                              hint="e.g. `adjudicator search lead out of turn`")
         if not 1 <= limit <= 500:
             raise InputError(f"--limit is {limit}: it is from 1 to 500", file="adjudicator search")
-        code = registry.resolve_code(code_given, "adjudicator search --code") if code_given else None
+        code = registry.resolve_code(code_given, "adjudicator search --code") if code_given is not None else None
         if code and code not in laws.codes():
             raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
                              hint="`adjudicator codes` lists the codes")
