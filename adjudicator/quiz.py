@@ -771,6 +771,10 @@ def _sheet_file(path: str, out: str):
 def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
     """Write OUT.md and OUT.html (both paths checked before either is written); return their names."""
     md, html = f"{out}.md", f"{out}.html"
+    if not os.path.basename(out).strip():       # '', 'club/', ' ': the sheet would be a hidden '.md'
+        raise InputError(f"'{safe(out, QUOTE)}' names a folder or nothing, not a file",
+                         file="adjudicator quiz --out",
+                         hint="give the sheet's name without .md and .html, e.g. --out club/quiz-sheet")
     texts = {md: sheet_markdown(questions, seed), html: sheet_html(questions, seed)}
     for path in (md, html):
         _check_sheet_path(path, out)

@@ -607,3 +607,15 @@ def test_the_bounds_docs_quiz_md_states_are_the_quizs():
     assert f"past {quiz.MAX_LINE >> 20} MiB without an end" in doc
     assert f"{quiz.MAX_TRIES} answers in a row to one question that cannot be read" in doc
     assert f"cut at {quiz.QUOTE} characters" in doc
+
+
+@pytest.mark.parametrize("out", ["", " ", "club/"])
+def test_a_sheet_named_by_nothing_or_a_folder_is_refused_not_hidden_as_dot_md(tmp_path, monkeypatch, out):
+    """`--out ''` (or a folder, `club/`) wrote the sheet as the hidden files .md and .html."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "club").mkdir()
+    r = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", out])
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"adjudicator quiz --out: '{out}' names a folder or nothing, not a file\n"), r.stderr
+    assert "hint: give the sheet's name without .md and .html" in r.stderr
+    assert not list(tmp_path.glob("**/.md")) and not list(tmp_path.glob("**/.html"))
