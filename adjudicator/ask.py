@@ -207,7 +207,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     the terminal does not show)."""
     from .opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
     iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
-    target = save or _default_save(iv.path)
+    target = save if save is not None else _default_save(iv.path)    # (`--save ''` is refused, not the default)
     reading.check_writable(target, save_refusal(target))      # before any question, not after the interview
     prompt = Prompt(read, out, echo)
     say = prompt.say
@@ -272,7 +272,7 @@ def run_from_game(game: str, words: str, save: str | None, read: Callable[[], st
                   echo: bool = False) -> dict:
     """Build the incident from the game and a few words (opening.py), save it, and interview on it."""
     from . import opening
-    target = save or "incident-answered.yaml"
+    target = save if save is not None else "incident-answered.yaml"
     reading.check_writable(target, save_refusal(target))     # before any question
     p = opening.Prompt(read, out, echo)
     data = opening.build(game, words, p)

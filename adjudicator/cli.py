@@ -295,11 +295,11 @@ def ask(ctx, args, game, answers, save, as_json):
         if game is not None and args and (args[0].lower().endswith((".yaml", ".yml")) or os.path.isfile(args[0])):
             raise InputError(f"ask was given both an incident FILE ('{safe(args[0], 60)}') and --game",
                              "adjudicator ask", hint="give the FILE alone, or --game GAME and a few words")
-        if game is None and args[0] == "-" and not answers:
+        if game is None and args[0] == "-" and answers is None:
             raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
                              hint="give the incident as a file, or the answers with --answers FILE")
         fh = None
-        if answers:     # a regular file, opened without blocking: a FIFO or /dev/zero is refused at once
+        if answers is not None:     # (`--answers ''` is refused, not standard input) a regular file, opened without blocking: a FIFO or /dev/zero is refused at once
             fh = reading.open_to_read(answers, lambda what: InputError(
                 f"cannot read the answers: '{reading.path_shown(answers)}' {what}", "adjudicator ask --answers",
                 hint="give a regular file with one answer a line (an empty one: \"I don't know\" to every question)"),

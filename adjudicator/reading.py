@@ -93,7 +93,10 @@ def _kind(mode: int) -> str:
 
 def check_writable(path: str, refuse: Refuse) -> None:
     """A file to write must be a regular file or a new one in a folder that exists: a FIFO (which
-    would wait for a reader for ever), a device or a folder is refused."""
+    would wait for a reader for ever), a device or a folder is refused; so is a path of nothing but
+    spaces, which names no file (`ask --save ''` was found writable: its folder '.' exists)."""
+    if not path.strip():
+        raise refuse("names no file")
     try:
         st = os.stat(path)
     except FileNotFoundError:

@@ -827,6 +827,23 @@ def test_a_save_folder_that_does_not_exist_is_refused_before_any_question(tmp_pa
     assert "Did " not in r[1]
 
 
+@pytest.mark.parametrize("save", ["", " "])
+def test_a_save_given_empty_is_refused_before_any_question_not_taken_as_the_default(tmp_path, save):
+    """`--save ''` saved to FILE-answered.yaml as if it had been left out (and `--save ' '` to a
+    file named by a space)."""
+    (tmp_path / "answers.txt").write_text("1\n")
+    r = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", save)
+    refused(*r, message=f"adjudicator ask --save: cannot save the incident: '{save}' names no file")
+    assert "Did " not in r[1] and not os.path.exists(" ")
+
+
+def test_answers_given_empty_are_refused_not_read_from_standard_input(tmp_path):
+    """`--answers ''` read the answers from standard input as if it had been left out."""
+    r = cli("ask", ASKED, "--answers", "", "--save", str(tmp_path / "s.yaml"))
+    refused(*r, message="adjudicator ask --answers: cannot read the answers: '' cannot be read")
+    assert not (tmp_path / "s.yaml").exists()
+
+
 def test_spaces_around_a_name_are_not_part_of_it(tmp_path):
     # (the boundary of the test above: spaces are trimmed, control characters are refused)
     p = tmp_path / "n.yaml"
