@@ -114,3 +114,21 @@ def test_a_setting_of_the_server_that_cannot_be_used_is_refused_before_it_listen
     assert r.stderr.startswith(f"adjudicator: {says}"), r.stderr
     assert "hint: set it to a number of seconds above 0 and at most 86400" in r.stderr
     assert "Serving" not in r.stdout and "Traceback" not in r.stderr and "\x1b" not in r.stderr
+
+
+@pytest.mark.parametrize("host, everywhere", [("0", True), ("0.0", True), ("0.0.0.0", True), ("127.0.0.1", False)])
+def test_listening_on_every_address_is_said_however_the_host_is_written(host, everywhere):
+    """`--host 0` listens on every address of the machine (0.0.0.0), as `--host 0.0.0.0` does, but
+    was announced as if it were one address: the notice went by the words given."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    proc = subprocess.Popen([EXE, "serve", "--host", host, "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert first.startswith(f"Serving the referee's page at http://{host}:{port}/"), first
+    assert ("(every address of this machine)" in first) == everywhere, first

@@ -130,6 +130,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, echo=print) -> None:
                             limit_concurrency=CONNECTIONS, timeout_keep_alive=5, server_header=False)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    where = "  (every address of this machine)" if host in ("0.0.0.0", "::") else ""
+    # (said from the address listened on, not the words given: `--host 0`, `0.0` or `::0` are every
+    # address too, and were announced as if they were one)
+    import ipaddress
+    everywhere = ipaddress.ip_address(infos[0][4][0].split("%")[0]).is_unspecified
+    where = "  (every address of this machine)" if everywhere else ""
     echo(f"Serving the referee's page at http://{shown}:{port}/{where}  (Ctrl-C stops it)")
     server.run()
