@@ -312,6 +312,8 @@ def ask(ctx, args, game, answers, save, as_json):
         def read():     # one answer's line, with the quiz's bound (reading.read_answer)
             return reading.read_answer(stream) if stream is not None else None
         out = sys.stderr if as_json else sys.stdout      # --json: standard output holds the JSON alone
+        if out is None:     # standard error closed (`2>&-`): the interview is said to nobody, never to
+            out = open(os.devnull, "w", encoding="utf-8")  # standard output (print(file=None) wrote it there)
         try:
             if game is None:
                 done = interview.run(args[0], save, read, out, echo=echo)
@@ -760,7 +762,9 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         def read():
             click.echo("> ", nl=False)
             try:
-                line = qz.read_answer(stdin)       # bounded: a line past qz.MAX_ANSWER is refused
+                # bounded: a line past qz.MAX_ANSWER is refused; standard input closed (`<&-`, None)
+                # is the end of the answers, as an empty one is (it was an internal AttributeError)
+                line = qz.read_answer(stdin) if stdin is not None else None
             except KeyboardInterrupt:   # Ctrl-C stops the quiz like q: the answers so far are kept
                 line = None
             if line is None:
@@ -847,6 +851,26 @@ def _usage_json(e: click.exceptions.ClickException) -> None:
         pass
 
 
+def _null_for_closed_streams() -> None:
+    """Started with standard input or standard error closed (`<&-`, `2>&-`): the descriptor is held
+    by /dev/null, so that no file opened later (an incident, the progress database, a saved
+    incident) is given descriptor 0 or 2 and read as standard input or written by whatever writes
+    to standard error; and a closed standard error is a sink. Python's None for it had every
+    command end in exit 1 after a complete ruling (sys.stderr.flush), `ask --json` write its
+    interview on standard output, among the JSON, and `serve` stop before listening."""
+    import os
+    for fd in (0, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
+
+
 def entry():
     """The console script: run the command, flush, and leave without tearing the interpreter down.
 
@@ -857,6 +881,7 @@ def entry():
 
     import adjudicator
     adjudicator.leaves_with_exit = True     # (below: os._exit once the output is flushed)
+    _null_for_closed_streams()
     if sys.stdout is None:        # started with standard output closed (`adjudicator ... >&-`)
         _output_failed(None)
     try:
@@ -889,7 +914,8 @@ def entry():
     except OSError as e:            # (a full disk, or a reader gone: BrokenPipeError)
         _output_failed(e)
     try:
-        sys.stderr.flush()
+        if sys.stderr is not None:      # (None: started with standard error closed, `2>&-`; a ruling
+            sys.stderr.flush()          # written whole is still exit 0, not an AttributeError's 1)
     except OSError:
         pass
     os._exit(rc)

@@ -616,6 +616,52 @@ def test_a_closed_standard_output_ends_with_a_message_and_a_non_zero_exit(args):
     assert "standard output is closed" in err
 
 
+@pytest.mark.parametrize("args", [["codes"], ["adjudicate", "--json", CASE], ["law", "whist", "24"]])
+def test_a_closed_standard_error_does_not_turn_a_complete_output_into_a_failure(args):
+    """`2>&-`: every command wrote its output whole and then ended with exit 1 (an AttributeError
+    flushing Python's None for standard error)."""
+    r = subprocess.run(["sh", "-c", 'exec "$0" "$@" 2>&-', _exe(), *args], stdout=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip()
+    full = subprocess.run([_exe(), *args], capture_output=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert r.stdout == full.stdout
+
+
+def test_ask_json_with_standard_error_closed_prints_the_json_alone(tmp_path):
+    """`ask --json 2>&-`: the interview (said on standard error under --json) went to standard
+    output, before the JSON, and the command ended in an internal error (exit 1)."""
+    r = subprocess.run(["sh", "-c", 'exec "$0" "$@" 2>&-', _exe(), "ask", ASKED, "--json", "--save",
+                        str(tmp_path / "s.yaml")], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60)
+    lines = r.stdout.decode().splitlines()
+    assert r.returncode == 0 and len(lines) == 1, r.stdout[:300]
+    assert json.loads(lines[0])["saved"] == str(tmp_path / "s.yaml")
+
+
+def test_the_quiz_with_standard_input_closed_ends_as_at_the_end_of_its_answers(tmp_path):
+    """`quiz <&-`: an internal error (AttributeError: None has no readline) after the first question."""
+    r = subprocess.run(["sh", "-c", 'exec "$0" "$@" <&-', _exe(), "quiz", "-n", "1", "--seed", "1"],
+                       capture_output=True, env={**os.environ, "ADJUDICATOR_DATA_DIR": str(tmp_path)}, timeout=60)
+    err = r.stderr.decode()
+    assert r.returncode == 0 and "internal error" not in err and "Traceback" not in err, err
+    assert b"Law quiz: 1 question (seed 1)." in r.stdout
+
+
+def test_serve_with_standard_error_closed_still_serves():
+    """`serve 2>&-` stopped before listening, with exit 1 and no word (sys.stderr.flush on None)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(["sh", "-c", 'exec "$0" "$@" 2>&-', _exe(), "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        first = proc.stdout.readline().decode()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert first.startswith(f"Serving the referee's page at http://127.0.0.1:{port}/"), first
+
+
 @pytest.mark.parametrize("args", [["codes"], ["adjudicate", CASE], ["law", "whist", "24"], ["--version"], ["-h"]])
 def test_a_reader_gone_before_the_output_ends_it_with_a_message_and_a_non_zero_exit(args):
     # (`adjudicator ... | head -c0`: the pipe's reading end closed before anything is written)
