@@ -7,7 +7,9 @@ command's error), never a traceback, never a file of the server read, never mark
 """
 from __future__ import annotations
 
+import html
 import os
+import re
 import warnings
 
 import pytest
@@ -214,7 +216,7 @@ def test_every_page_forbids_scripts_and_framing(client):
 # --- the interview: only the answers offered ------------------------------------------------------
 
 @pytest.mark.parametrize("answers", ["7:0", "0:9", "0:x", "0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0 0:0",
-                                     "../etc:0"])
+                                     "../etc:0", "\u00b2:0", "0:\u00b2", "\u0660:0", "0:\u0660"])
 def test_an_interview_answer_never_offered_is_refused(client, answers):
     r = client.post("/ask", files={**form(examples.get("renounce-unsaid")), "answers": (None, answers)})
     assert r.status_code == 400, r.text
@@ -270,3 +272,39 @@ def test_a_topic_named_by_spaces_alone_is_refused_as_the_command_refuses_it(clie
     said = CliRunner().invoke(main, ["topic", {"%20": " ", "%0A": "\n", "%09%20": "\t "}[name], "--json"])
     assert api.status_code == 400 and said.exit_code == 2
     assert json.loads(api.text) == json.loads(said.stdout)
+
+
+# --- the builder: a number field as written -------------------------------------------------------
+
+@pytest.mark.parametrize("written, said", [
+    ("\u00b2", "expected a whole number, not '\u00b2'"),      # '²': str.isdigit passed it, int() failed (500)
+    ("--3", "expected a whole number, not '--3'"),             # (likewise)
+    ("\u0663", "expected a whole number, not '\u0663'"),      # '٣': int() made it 3; `cut: {smaller-packet: ٣}` is refused
+    ("-3", "-3 is out of range"),                               # a number, checked by the reader
+])
+def test_a_number_in_the_builder_is_read_as_the_command_reads_it(client, written, said):
+    incident = "game: whist\ndealer: S\nevents: []\n"
+    r = client.post("/build", data={"step": "add", "event": "cut", "incident": incident, "f_by": "E",
+                                    "f_smaller-packet": written})
+    assert r.status_code == 400, (r.status_code, r.text[-500:])
+    assert said in html.unescape(r.text), r.text[-3000:]
+    assert "internal error" not in r.text
+
+
+def _yaml_of(page: str) -> str:
+    """The incident the builder's page carries (its hidden field)."""
+    return html.unescape(re.search(r'name="incident" value="([^"]*)"', page).group(1))
+
+
+@pytest.mark.parametrize("written, said", [
+    ("\u00b2", "expected a whole number, not '\u00b2'"),
+    ("\U0001d7d1", "expected a whole number, not '\U0001d7d1'"),       # a mathematical bold 3: int() made it 3
+    ("-1", "-1 is out of range (1 to 13)"),                             # was written as the text '-1': "in quotes"
+])
+def test_the_first_trick_in_the_builder_is_read_as_the_command_reads_it(client, written, said):
+    r = client.post("/build", data={"step": "table", "game": "whist", "dealer": "S", "trick": written,
+                                    "leader": "N"})
+    r2 = client.post("/build", data={"step": "add", "event": "look", "incident": _yaml_of(r.text), "f_by": "E"})
+    text = html.unescape(r.text + r2.text)
+    assert "internal error" not in text and "in quotes" not in text
+    assert said in text, text[-3000:]

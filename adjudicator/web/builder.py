@@ -98,6 +98,18 @@ def fields_of(name: str, game: str = "whist") -> list[dict]:
     return out
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
+def _number(text: str) -> int | str:
+    """A number field as written: plain ASCII decimal digits (with a minus) become the number, so that
+    the reader checks its range; anything else stays the text written, which the reader refuses with
+    its fix. str.isdigit() passed '²' (int() then failed: a 500), '--3' (likewise) and '١' or '𝟑',
+    which int() silently made 1 and 3 where the command refuses `trick: ١`; and '-1' was written
+    as the text '-1', refused as "written in quotes", which the user never wrote."""
+    return int(text) if _WHOLE.fullmatch(text) else text
+
+
 def _listed(text: str) -> str | list[str]:
     items = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     return items[0] if len(items) == 1 else items
@@ -131,7 +143,7 @@ def table(form: dict) -> dict:
             data[key] = form[key].strip()
     trick, leader = (form.get("trick") or "").strip(), (form.get("leader") or "").strip()
     if trick or leader:
-        data["start"] = {**({"trick": int(trick)} if trick.isdigit() else {"trick": trick} if trick else {}),
+        data["start"] = {**({"trick": _number(trick)} if trick else {}),
                          **({"leader": leader} if leader else {})}
     data["events"] = []
     return data
@@ -158,8 +170,8 @@ def add_event(data: dict, name: str, form: dict) -> dict:
             continue
         if spec["type"] == "bool":
             fields[key] = value == "true"
-        elif spec["type"] in ("int", "trick") and value.lstrip("-").isdigit():
-            fields[key] = int(value)
+        elif spec["type"] in ("int", "trick"):
+            fields[key] = _number(value)
         elif spec["type"] in LISTS:
             fields[key] = _listed(value)
         else:

@@ -211,12 +211,14 @@ DONT_KNOW = "?"
 def _answer_token(token: str, ui: int, n_alts: int) -> int | None:
     """An answer the page sent back: 'U:A' (alternative A of unknown U) or 'U:?' (I don't know)."""
     u, _, a = token.partition(":")
-    if not u.isdigit() or int(u) != ui:
+    # (ASCII digits only: str.isdigit passes '²', which int() cannot read -- a 500 -- and '١', which
+    # it reads as 1: an answer never offered taken for one that was)
+    if not (u.isascii() and u.isdigit()) or int(u) != ui:
         raise InputError("the answers sent do not fit the questions of this incident", "the interview",
                          hint="start the interview again from the incident")
     if a == DONT_KNOW:
         return None
-    if not a.isdigit() or not 0 <= int(a) < n_alts:
+    if not (a.isascii() and a.isdigit()) or not 0 <= int(a) < n_alts:
         raise InputError(f"no answer '{a[:20]}' to this question", "the interview",
                          hint="choose one of the answers shown, or \"I don't know\"")
     return int(a)
