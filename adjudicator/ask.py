@@ -167,7 +167,7 @@ def _parse_answer(line: str, alts: list) -> int | None | str:
     s = line.strip().lower().rstrip(".")
     if s in DONT_KNOW:
         return None
-    if s.isdigit() and 1 <= int(s) <= len(alts):
+    if s.isascii() and s.isdigit() and 1 <= int(s) <= len(alts):   # ("²".isdigit(): int() fails)
         return int(s) - 1
     words = [a.label.lower() for a in alts]
     hits = [i for i, w in enumerate(words) if w.startswith(s) or s == w]

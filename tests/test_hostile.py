@@ -890,6 +890,15 @@ def test_answers_given_empty_are_refused_not_read_from_standard_input(tmp_path):
     assert not (tmp_path / "s.yaml").exists()
 
 
+@pytest.mark.parametrize("args", [[ASKED], ["--game", "whist", "lead", "out", "of", "turn"]])
+def test_an_answer_in_digits_that_are_not_ascii_is_asked_again_not_an_internal_error(tmp_path, args):
+    """'²' passed str.isdigit() and failed int(): the interview ended in an internal error (ValueError)."""
+    (tmp_path / "answers.txt").write_text("\u00b2\n\u0661\n1\n")
+    rc, out, err, _ = cli("ask", *args, "--answers", str(tmp_path / "answers.txt"), "--save", str(tmp_path / "s.yaml"))
+    assert "internal error" not in err + out and "Traceback" not in err + out, err
+    assert "Please answer 1-" in out
+
+
 def test_spaces_around_a_name_are_not_part_of_it(tmp_path):
     # (the boundary of the test above: spaces are trimmed, control characters are refused)
     p = tmp_path / "n.yaml"
