@@ -560,6 +560,12 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
         out["conditional"].append(entry)
     out["depends_on"] = _tree_json(space, tree)
     out["settled"] = tree.unknown is None
+    # The facts not known may decide only whether the account can be at all: every branch that can
+    # be gives the same ruling, the others cannot have been so. The ruling still turns on them in
+    # the sense above (a completion refused against one ruled), but a referee has one ruling to
+    # give, and is told so, not that it depends on them.
+    same = {_key({"rulings": n.result["rulings"], "findings": n.result["findings"]}) for n in possible}
+    out["only_whether_possible"] = not out["settled"] and len(same) == 1
     return out
 
 
@@ -599,6 +605,10 @@ def text(result: dict, players: dict[str, str]) -> str:
         qs = "; ".join(u["question"] for u in result["unknowns"])
         lines += render._wrap("The facts not known do not change the ruling: it is the same whatever they were"
                               + (f" ({qs})" if qs else "") + ".", "", "  ")
+    elif result.get("only_whether_possible"):
+        lines += render._wrap("The facts not known decide only whether the account can have happened, "
+                              "and wherever it can, the ruling is the same: "
+                              + "; ".join(u["question"] for u in unknown_rel), "", "  ")
     else:
         lines += render._wrap("The ruling depends on facts not known: "
                               + "; ".join(u["question"] for u in unknown_rel), "", "  ")
@@ -612,8 +622,9 @@ def text(result: dict, players: dict[str, str]) -> str:
         lines += render._wrap("Whatever the answer, these do not change it: "
                               + "; ".join(u["question"] for u in idle), "", "  ")
     lines.append("")
+    only = result.get("only_whether_possible")
     if result["rulings"]:
-        lines.append("Whatever the facts were:" if not result["settled"] else "The ruling:")
+        lines.append("The ruling:" if result["settled"] or only else "Whatever the facts were:")
         body = _body(result, players)
         lines += ["  " + x if x else x for x in body.rstrip("\n").split("\n")]
         lines.append("")
@@ -624,6 +635,8 @@ def text(result: dict, players: dict[str, str]) -> str:
                 lines += render._wrap(f"If {cond}: that cannot have been so ({'; '.join(entry['impossible'])}).",
                                       "", "  ")
                 lines.append("")
+                continue
+            if only:        # (each branch that can be gives the ruling above, and no more)
                 continue
             extra = [entry["rulings"][i] for i in entry["extra"]]
             lines += render._wrap(f"If {cond}:", "", "  ")

@@ -260,3 +260,29 @@ def test_a_conditional_ruling_has_every_key_of_a_plain_one():
     assert "conditional" in cond and set(plain) <= set(cond), set(plain) - set(cond)
     assert cond["story"].startswith("North is Ames") and cond["code_given"] is False
     assert "story" not in json.loads(CliRunner().invoke(main, ["adjudicate", "--json", "--no-story", unknown]).stdout)
+
+
+ONLY_ONE_CAN_BE = os.path.join(ROOT, "cases", "whist", "american-1893",
+                               "unknown-who-played-second-where-one-of-the-two-had-played-already-only-one-can-have-and-no-penalty.yaml")
+
+
+def test_facts_that_decide_only_whether_the_account_can_be_are_said_so_not_that_the_ruling_depends_on_them():
+    """One branch refused, the other ruled: the referee has one ruling to give. It is given as the
+    ruling, the branch that cannot be is said to be so, and the headline does not say that the
+    ruling depends on the facts (it said so before, over a ruling headed "Whatever the facts were")."""
+    r = CliRunner().invoke(main, ["adjudicate", ONLY_ONE_CAN_BE])
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.output.split())
+    assert "The facts not known decide only whether the account can have happened, and wherever it can, " \
+           "the ruling is the same: Who did the play at event 3 (line 17)?" in out
+    assert "depends on facts not known" not in out and "Whatever the facts were" not in out
+    assert "The ruling: 1. No penalty" in out
+    assert "If it was Brown (E): that cannot have been so (Brown (E) plays a second card to trick 4 at line 17)." in out
+    assert "If it was Clark (S)" not in out            # (nothing to add to the ruling above)
+    j = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", ONLY_ONE_CAN_BE]).output)
+    assert (j["settled"], j["only_whether_possible"]) == (False, True)
+    assert [x["remedy"] for x in j["rulings"]] == ["no-penalty"]
+    # a ruling that does turn on its facts is not said to turn only on whether it can be
+    other = glob.glob(os.path.join(ROOT, "cases", "whist", "american-1893", "unknown-28-whether-*.yaml"))[0]
+    j = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", other]).output)
+    assert (j["settled"], j["only_whether_possible"]) == (False, False)

@@ -85,6 +85,22 @@ def test_a_ruling_on_facts_not_known_shows_each_branch(client):
             assert entry["rulings"][i]["text"] in page
 
 
+def test_facts_that_decide_only_whether_the_account_can_be_are_said_so_on_the_page(client):
+    """As the terminal says it (tests/test_unknowns.py): one ruling, headed as the ruling, and the
+    branch that cannot be; not "depends on facts not known" over "Whatever the facts were"."""
+    path = os.path.join(ROOT, "cases", "whist", "american-1893",
+                        "unknown-who-played-second-where-one-of-the-two-had-played-already-only-one-can-have-and-no-penalty.yaml")
+    data = open(path, "rb").read()
+    r = client.post("/rule", files={"incident": (None, data.decode())})
+    assert r.status_code == 200
+    page = " ".join(text_of(r.text).split())
+    assert "The facts not known decide only whether the account can have happened, and wherever it can, " \
+           "the ruling is the same" in page
+    assert "depends on facts not known" not in page and "Whatever the facts were" not in page
+    assert "If it was Brown (E)" in page and "That cannot have been so" in page
+    assert "If it was Clark (S)" not in page
+
+
 def test_the_interview_reaches_the_ruling_ask_gives(client, tmp_path):
     """The same answers in the browser and to `adjudicator ask --answers`: the same ruling."""
     src = tmp_path / "incident.yaml"
