@@ -58,6 +58,8 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
             else "its laws are " + ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else ""))
     if numbered and named:
         span += f", with named ones such as {named[0]}"
+    if not ident.strip():       # (`law CODE ''`, GET /api/law/CODE: no law named at all)
+        raise InputError(f"no law of {code} is named: give its number", file="adjudicator law", hint=span)
     raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
                      hint=f"did you mean '{close[0]}'?" if close else span)
 

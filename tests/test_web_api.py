@@ -135,6 +135,17 @@ def test_law_is_the_commands_json(client, code, number):
         assert r.status_code == 400
 
 
+def test_a_code_without_a_law_number_is_answered_in_json_as_the_command_answers_it(client):
+    """GET /api/law/CODE (no number) was redirected (307, an empty body) to /api/law/CODE/; it is
+    answered as `law CODE ''` is, saying how the code's laws are numbered; the page likewise."""
+    rc, expected = cli("law", "whist", "")
+    assert rc == 2 and "no law of american-1893 is named" in expected["error"]["message"]
+    r = client.get("/api/law/whist", follow_redirects=False)
+    assert r.status_code == 400 and r.json() == expected
+    page = client.get("/law/whist", follow_redirects=False)
+    assert page.status_code == 400 and "no law of american-1893 is named" in page.text
+
+
 SEARCHES = [("card dropped on the floor", None), ("lead out of turn", "english-1864"),
             ("revoking", "whist"), ("honours", None), ("the of and", None), ("revoke", "nonsense"),
             ("revoke", ""), ("revoke", " ")]        # (`--code ''` and `&code=` searched every code)

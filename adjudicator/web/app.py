@@ -298,7 +298,8 @@ async def law_lookup(request: Request):
 
 
 async def law_page(request: Request):
-    code, number = request.path_params["code"], request.path_params["number"]
+    # (/law/CODE, no number: refused as the number '' is, saying how the laws are numbered)
+    code, number = request.path_params["code"], request.path_params.get("number", "")
     try:
         d = await run_in_threadpool(service.law, code, number)
     except Refusal as r:
@@ -483,7 +484,7 @@ async def api_compare(request: Request):
 
 
 async def api_law(request: Request):
-    return await _api(service.law, request.path_params["code"], request.path_params["number"])
+    return await _api(service.law, request.path_params["code"], request.path_params.get("number", ""))
 
 
 async def api_search(request: Request):
@@ -607,6 +608,7 @@ def create_app() -> Starlette:
         Route("/events/{name}", events_page),
         Route("/law", law_lookup),
         Route("/law/{code}/{number:path}", law_page),
+        Route("/law/{code}", law_page),     # (answered, not redirected to /law/CODE/: see api_law's)
         Route("/search", search_page),
         Route("/topic", topic_page),
         Route("/topic/{name}", topic_page),
@@ -618,6 +620,9 @@ def create_app() -> Starlette:
         Route("/api/adjudicate", api_adjudicate, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
         Route("/api/law/{code}/{number:path}", api_law),
+        # (a code without a number is answered in JSON, saying how its laws are numbered: Starlette
+        # would redirect it to /api/law/CODE/ with an empty body)
+        Route("/api/law/{code}", api_law),
         Route("/api/search", api_search),
         Route("/api/topic", api_topic),
         Route("/api/topic/{name}", api_topic),
