@@ -167,8 +167,9 @@ def _parse_answer(line: str, alts: list) -> int | None | str:
     s = line.strip().lower().rstrip(".")
     if s in DONT_KNOW:
         return None
-    if s.isascii() and s.isdigit() and 1 <= int(s) <= len(alts):   # ("²".isdigit(): int() fails)
-        return int(s) - 1
+    number = reading.chosen_number(s, 1, len(alts))
+    if number is not None:
+        return number - 1
     words = [a.label.lower() for a in alts]
     hits = [i for i, w in enumerate(words) if w.startswith(s) or s == w]
     if len(hits) == 1:

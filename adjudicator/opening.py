@@ -124,10 +124,11 @@ class Prompt:
     def pick(self, options: list[str], none: str | None) -> int | None:
         """The number of an option (0-based), or None for the `none` answer (0) or the input's end."""
         def parse(got: str):
-            if got.isascii() and got.isdigit() and int(got) == 0 and none:   # ("²".isdigit(): int() fails)
+            if none and reading.chosen_number(got, 0, 0) == 0:
                 return None
-            if got.isascii() and got.isdigit() and 1 <= int(got) <= len(options):
-                return int(got) - 1
+            number = reading.chosen_number(got, 1, len(options))
+            if number is not None:
+                return number - 1
             hits = [i for i, o in enumerate(options) if o.lower().startswith(got.lower())] if got else []
             return hits[0] if len(hits) == 1 else AGAIN
         return self.answer(parse, lambda _got: f"  Please answer 1-{len(options)}"
@@ -151,8 +152,9 @@ def _ask_field(p: Prompt, spec: dict, game: str) -> str:
                 return "?"
             if got == "" and not spec["required"]:
                 return ""
-            if got.isascii() and got.isdigit() and 1 <= int(got) <= len(labels):
-                return spec["options"][int(got) - 1]
+            number = reading.chosen_number(got, 1, len(labels))
+            if number is not None:
+                return spec["options"][number - 1]
             return got if got in spec["options"] else AGAIN
         got = p.answer(parse, lambda _got: f"    Please answer 1-{len(labels)}"
                        + ("" if spec["required"] else ", or Enter to leave it out")

@@ -384,8 +384,9 @@ def _option(q: Question, text: str) -> str | None:
     t = text.strip().lower()
     if q.options and len(t) == 1 and t in LETTERS[:len(q.options)]:
         return q.options[LETTERS.index(t)]
-    if q.options and t.isascii() and t.isdigit() and q.kind != "law" and 1 <= int(t) <= len(q.options):
-        return q.options[int(t) - 1]
+    number = reading.chosen_number(t, 1, len(q.options)) if q.options and q.kind != "law" else None
+    if number is not None:
+        return q.options[number - 1]
     return None
 
 

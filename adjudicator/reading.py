@@ -21,6 +21,19 @@ MAX_TRIES = 5             # answers in a row that cannot be read before the comm
 QUOTE = 40                # what was written, as a message quotes it
 
 
+def chosen_number(text: str, low: int, high: int) -> int | None:
+    """The number a user wrote to choose (an option, an answer, a question, a limit): decimal digits
+    in ASCII, from low to high; else None. str.isdigit() alone passes '²', which int() cannot read (an
+    internal error), and '١' or a mathematical bold 3, which it reads as 1 and 3: a choice never
+    offered taken for one that was. (A run of digits longer than any choice is none, before int()
+    reads it: past 4,300 digits int() refuses.)"""
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        number = int(text)
+        if low <= number <= high:
+            return number
+    return None
+
+
 class LongAnswer(Exception):
     """A line of input longer than MAX_ANSWER (`endless`: still going past MAX_LINE, and left unread)."""
 

@@ -978,3 +978,13 @@ def test_a_value_is_quoted_as_yaml_writes_it_read_or_plain():
     assert [shown(v) for v in (None, True, False, "W", 3)] == ["~", "true", "false", "W", "3"]
     assert shown(["N", None, [True]]) == "[N, ~, [true]]" and shown({"u1": "W"}) == "{u1: W}"
     assert shown(Y(True, 1, 1, "yes")) == "yes" and shown(Y([Y(7, 1, 2, "007")], 1, 1)) == "[007]"
+
+
+def test_a_number_chosen_is_ascii_digits_within_its_range():
+    """reading.chosen_number, read by every choice a user writes (ask, the opening, the quiz, the
+    web interview, the API's limit, the quiz page's seed)."""
+    from adjudicator import reading
+    assert reading.chosen_number("3", 1, 3) == 3 and reading.chosen_number("0", 0, 0) == 0
+    assert reading.chosen_number("4", 1, 3) is None and reading.chosen_number("", 0, 9) is None
+    for written in ("²", "١", "\U0001d7d1", "-1", "+1", " 1", "1.0", "9" * 5000):
+        assert reading.chosen_number(written, 0, 10**20) is None, written

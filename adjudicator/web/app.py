@@ -373,7 +373,8 @@ async def quiz_page(request: Request):
     code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
     seed_text = p.get("seed", "").strip()
     digits = seed_text[1:] if seed_text.startswith("-") else seed_text     # (`quiz --seed -5` draws too)
-    if seed_text and not (digits.isascii() and digits.isdigit() and len(digits) < 10):
+    from .. import reading
+    if seed_text and reading.chosen_number(digits, 0, 999_999_999) is None:
         from ..incident import shown
         return _refusal(400, "Quiz", f"the seed '{shown(seed_text)}' is not a question's number",
                         "leave the seed out for a new question, or give the number (up to nine digits) "
@@ -490,14 +491,15 @@ async def api_law(request: Request):
 async def api_search(request: Request):
     p = request.query_params
     limit_text = p.get("limit", "10")
-    if not (limit_text.isascii() and limit_text.isdigit() and len(limit_text) < 6
-            and 1 <= int(limit_text) <= 500):        # (the command's --limit, said in the API's words)
+    from .. import reading
+    limit = reading.chosen_number(limit_text, 1, 500)
+    if limit is None:        # (the command's --limit, said in the API's words)
         from ..errors import InputError
         from ..incident import shown
         bad = InputError(f"limit is '{shown(limit_text)}', not a number of results from 1 to 500",
                          file="/api/search", hint="give limit as a whole number from 1 to 500")
         return _json(service._refuse(bad).payload, 400)
-    return await _api(service.search, p.get("q", ""), p.get("code"), int(limit_text))    # (`&code=`: `--code ''`)
+    return await _api(service.search, p.get("q", ""), p.get("code"), limit)    # (`&code=`: `--code ''`)
 
 
 async def api_topic(request: Request):

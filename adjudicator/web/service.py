@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from .. import reading
 from ..errors import AdjudicatorError, InputError, TimeLimit, safe
 
 ENGINE = threading.Lock()
@@ -211,17 +212,17 @@ DONT_KNOW = "?"
 def _answer_token(token: str, ui: int, n_alts: int) -> int | None:
     """An answer the page sent back: 'U:A' (alternative A of unknown U) or 'U:?' (I don't know)."""
     u, _, a = token.partition(":")
-    # (ASCII digits only: str.isdigit passes '²', which int() cannot read -- a 500 -- and '١', which
-    # it reads as 1: an answer never offered taken for one that was)
-    if not (u.isascii() and u.isdigit()) or int(u) != ui:
+    # (reading.chosen_number: ASCII digits only; '²' was a 500, '١' taken for 1)
+    if reading.chosen_number(u, ui, ui) is None:
         raise InputError("the answers sent do not fit the questions of this incident", "the interview",
                          hint="start the interview again from the incident")
     if a == DONT_KNOW:
         return None
-    if not (a.isascii() and a.isdigit()) or not 0 <= int(a) < n_alts:
+    chosen = reading.chosen_number(a, 0, n_alts - 1)
+    if chosen is None:
         raise InputError(f"no answer '{a[:20]}' to this question", "the interview",
                          hint="choose one of the answers shown, or \"I don't know\"")
-    return int(a)
+    return chosen
 
 
 def interview(data: bytes, answers: list[str]) -> dict:
