@@ -186,17 +186,17 @@ def _needed_by_aggregate(lit, head, others: list, place: int) -> list:
 
 
 def _variables(node) -> set[str]:
-    """The names of the variables in a piece of a rule (clingo AST)."""
-    from clingo.ast import AST, ASTType as _T
-    if node.ast_type == _T.Variable:
-        return {node.name}
-    out: set[str] = set()
-    for key in node.child_keys:
-        child = getattr(node, key)
-        for c in (child if isinstance(child, (list, tuple)) or type(child).__name__ == "ASTSequence" else [child]):
-            if isinstance(c, AST):
-                out |= _variables(c)
-    return out
+    """The names of the variables in a piece of a rule (clingo AST), found by clingo's own walker."""
+    from clingo.ast import Transformer
+
+    class Names(Transformer):
+        def visit_Variable(self, variable):
+            found.add(variable.name)
+            return variable
+
+    found: set[str] = set()
+    Names()(node)
+    return found
 
 
 class Selector:

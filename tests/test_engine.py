@@ -203,3 +203,23 @@ def test_the_selection_helped_by_other_incidents_is_the_one_worked_out_alone():
         view._cache.clear()
         assert view.select(symbols) == alone[path], path
     assert any(len(view.selector.__dict__.get("_kept_answers", ({},))[0]) > 1000 for _, view, _ in work)
+
+
+def test_the_selection_reads_an_aggregate_that_cannot_be_empty_and_no_other():
+    """relevance._needed_by_aggregate: `V = #min{ W : cond }` beside `V != #sup` (or #max beside
+    `V != #inf`), one element, needs cond's positive atoms, its own variables renamed so that they
+    join cond's atoms and nothing else; without the guard (the empty set gives #sup), with two
+    elements (either may hold), or another function, it needs nothing more."""
+    from clingo import ast
+    from adjudicator import relevance
+    rules = []
+    ast.parse_string("h(T) :- p(X), T = #min{ T2 : q(T2,X), not r(T2) }, T != #sup.\n"
+                     "k(C) :- C = #max{ C2 : s(C2,Y), t(Y) }, C != #inf.\n"
+                     "g(T) :- T = #min{ T2 : q(T2,_) }.\n"
+                     "m(T) :- T = #min{ T2 : a(T2); T3 : b(T3) }, T != #sup.\n"
+                     "n(N) :- N = #count{ C : a(C) }, N != #sup.\n", rules.append)
+    needs = [relevance.summarize(r).needs for r in rules[1:]]
+    assert needs[0] == [(("p", 1), (("v", "X"),)), (("q", 2), (("v", "T2 of aggregate 1"), ("v", "X")))]
+    assert needs[1] == [(("s", 2), (("v", "C2 of aggregate 0"), ("v", "Y of aggregate 0"))),
+                        (("t", 1), (("v", "Y of aggregate 0"),))]
+    assert needs[2:] == [[], [], []]
