@@ -708,8 +708,7 @@ def _check_unknown_expected(inc: Incident, ids: dict[str, int], space) -> list:
                 if uid not in ids:
                     raise bad(ky, f"{what}: '{shown(uid)}' is not an unknown (they are {', '.join(ids)})")
                 alts = space.unknowns[ids[uid]].alternatives
-                from .cases import plain
-                if not any(_same_value(plain(written), a) for a in alts):
+                if not any(_same_value(cases.plain(written), a) for a in alts):
                     raise bad(written, f"{what}: '{shown(written)}' is not a possibility of {uid}",
                               "possibilities: " + ", ".join(shown(a.value) for a in alts))
             body = Y({k2: v for k2, v in branch.value.items() if k2 != "when"}, branch.line, branch.col)
