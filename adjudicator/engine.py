@@ -40,9 +40,10 @@ from .incident import Incident
 TIME_LIMIT_VARIABLE = "ADJUDICATOR_TIME_LIMIT"
 
 
-def _time_limit(raw: str) -> float | None:
-    """The time limit a setting gives: a number of seconds above 0 and at most a day; None for
-    anything else (solve then refuses to rule, saying what was set)."""
+def seconds_setting(raw: str) -> float | None:
+    """The seconds a setting gives (the time limit here; the web server's time for a request to
+    arrive, adjudicator/web): a number above 0 and at most a day; None for anything else (the
+    command then refuses to run, saying what was set)."""
     try:
         seconds = float(raw)
     except ValueError:
@@ -50,7 +51,7 @@ def _time_limit(raw: str) -> float | None:
     return seconds if 0 < seconds <= 86400 else None     # (NaN and infinity are outside too)
 
 
-DEFAULT_TIMEOUT = _time_limit(os.environ.get(TIME_LIMIT_VARIABLE, "10"))
+DEFAULT_TIMEOUT = seconds_setting(os.environ.get(TIME_LIMIT_VARIABLE, "10"))
 
 
 def time_limit_error() -> UsageError:

@@ -24,16 +24,14 @@ def request_seconds() -> float:
     at most a day, else REQUEST_SECONDS. Anything else set there is refused (UsageError, exit 2)
     before the server listens: -1 had every request answered 408 at once, and `abc`, `nan` or `inf`
     left the slow-client guard silently at its default or off."""
-    import math
     import os
+
+    from ..engine import seconds_setting      # (as the ruling's time limit is read)
     raw = os.environ.get(REQUEST_SECONDS_VARIABLE)
     if raw is None:
         return REQUEST_SECONDS
-    try:
-        seconds = float(raw)
-    except ValueError:
-        seconds = math.nan
-    if 0 < seconds <= 86400:       # (NaN and infinity are outside)
+    seconds = seconds_setting(raw)
+    if seconds is not None:
         return seconds
     from ..errors import UsageError
     from ..incident import shown
