@@ -261,9 +261,8 @@ class Reader:
                     raise self.err("a key must be a plain word, not a list or a mapping", ev,
                                    "write the key as one word before its colon, e.g. dealer: S")
                 if len(stack) >= MAX_DEPTH:
-                    raise self.err(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that",
-                                   ev, "write each value as docs/incident-format.md shows it: a word, a list, or "
-                                   "a mapping of words")
+                    line, col = _pos(ev.start_mark)
+                    raise _too_deep(self.file, line, col)
                 y = Y({} if isinstance(ev, yaml.MappingStartEvent) else [], line, col)
                 if isinstance(y.value, dict):
                     y.keys = {}
@@ -354,6 +353,12 @@ def load_text(text: str, file: str) -> Y:
     return root
 
 
+def _too_deep(file: str, line: int | None, col: int | None) -> InputError:
+    return InputError(f"values are nested more than {MAX_DEPTH} deep; an incident never needs that", file, line,
+                      col, "write each value as docs/incident-format.md shows it: a word, a list, or a mapping "
+                      "of words")
+
+
 def _syntax_error(e: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
     """The parser's complaint, said for a person: where, what, and (for the common slips) why."""
     mark = e.problem_mark or e.context_mark
@@ -364,6 +369,10 @@ def _syntax_error(e: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
         return InputError("a tab cannot indent YAML", file, line, col, "indent with spaces")
     problem = e.problem or "not valid YAML"
     context = e.context or ""
+    if "maximum nesting depth" in problem:
+        # (the libyaml of PyYAML 6.0.4 bounds nesting itself, while it scans ahead of the events the
+        # reader bounds, so it may say so first: the same refusal, where it found the depth)
+        return _too_deep(file, line, col)
     if problem.startswith("mapping values are not allowed") and line is not None and 0 < line <= len(lines) \
             and col is not None and col > 1024:
         key = lines[line - 1][:col - 1].strip().lstrip("-").strip().lstrip("{").strip()
