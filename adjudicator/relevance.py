@@ -12,8 +12,10 @@ argument by argument, a constant (`lead`, `3`, `"24"`), a compound term's functo
 `c(14,spades)`), or "anything". Starting from the incident's facts, a rule *may fire* when each
 positive literal of its body (outside aggregates and conditions) matches something that may be
 derived; it then may derive its head, each head variable standing for every value its body
-literals allow. Negation, comparisons, aggregates and the joins between literals are not
-evaluated: a rule they would block is kept, so nothing that can fire is ever left out.
+literals allow. A comparison that sets a variable equal to constants (`K = (shuffle;cut;deal)`)
+allows it those values alone. Negation, other comparisons, aggregates and the joins between
+literals are not evaluated: a rule they would block is kept, so nothing that can fire is ever
+left out.
 
 One kind of aggregate is read: `T = #min{ T2 : cond }` beside `T != #sup` (or #max beside
 `T != #inf`), with one element, holds only when some instance of `cond` holds, so the positive
@@ -111,11 +113,13 @@ def _head_atoms(head) -> list:
 
 
 class Rule:
-    """A rule as the reasoning sees it: the atoms its head may give, the atoms its body needs."""
-    __slots__ = ("heads", "needs", "keys", "body")
+    """A rule as the reasoning sees it: the atoms its head may give, the atoms its body needs, and
+    the values its body's comparisons allow a variable (`K = (shuffle;cut;deal)`: domains, each
+    (variable, frozenset of values))."""
+    __slots__ = ("heads", "needs", "keys", "body", "domains")
 
-    def __init__(self, heads, needs):
-        self.heads, self.needs = heads, needs
+    def __init__(self, heads, needs, domains=()):
+        self.heads, self.needs, self.domains = heads, needs, tuple(domains)
         self.keys = frozenset(k for k, _ in needs)
         # each body atom as the fixpoint reads it: its predicate, the constants it asks for
         # (position, value, or a set of values), and the variables it binds (position, name)
@@ -134,7 +138,7 @@ def summarize(stm) -> Rule | None:
         return None
     if kind != _T.Rule:
         raise Unsupported(f"a statement of kind {kind.name}")
-    needs = []
+    needs, domains = [], []
     body = list(stm.body)
     for n, lit in enumerate(body):
         if (lit.ast_type == _T.Literal and lit.sign == Sign.NoSign
@@ -142,7 +146,23 @@ def summarize(stm) -> Rule | None:
             needs += _atoms(lit.atom.symbol)
         elif lit.ast_type == _T.Literal and lit.sign == Sign.NoSign and lit.atom.ast_type == _T.BodyAggregate:
             needs += _needed_by_aggregate(lit, stm.head, body[:n] + body[n + 1:], n)
-    return Rule(_head_atoms(stm.head), needs)
+        elif lit.ast_type == _T.Literal and lit.sign == Sign.NoSign and lit.atom.ast_type == _T.Comparison:
+            domains += _domain(lit.atom)
+    return Rule(_head_atoms(stm.head), needs, domains)
+
+
+def _domain(cmp) -> list[tuple[str, frozenset]]:
+    """The values a comparison of the body allows its variable: `K = (shuffle;cut;deal)` or
+    `W = stand` (a variable equal to constants, or to a pool of them) allows those alone; any other
+    comparison allows anything (nothing is read from it)."""
+    from clingo.ast import ASTType as _T, ComparisonOperator
+    if (cmp.term.ast_type != _T.Variable or cmp.term.name == "_" or len(cmp.guards) != 1
+            or cmp.guards[0].comparison != ComparisonOperator.Equal):
+        return []
+    value = _term(cmp.guards[0].term)
+    if value is None or value[0] not in ("c", "s"):
+        return []
+    return [(cmp.term.name, frozenset([value[1]]) if value[0] == "c" else value[1])]
 
 
 def _needed_by_aggregate(lit, head, others: list, place: int) -> list:
@@ -212,6 +232,8 @@ class Selector:
         # Each statement's body as the fixpoint reads it (Rule.body), or None for a statement that
         # is always kept (a #show).
         self.bodies = [r.body if r else None for r in rules]
+        # The values its comparisons allow a variable (Rule.domains), for each rule that has some.
+        self.domains = {i: r.domains for i, r in enumerate(rules) if r and r.domains}
         # Constants some rule body names: any other constant of an incident is OTHER to the rules.
         self.named: set = set()
         for r in rules:
@@ -221,6 +243,8 @@ class Selector:
                         self.named.add(a[1])
                     elif a is not None and a[0] == "s":
                         self.named |= a[1]
+            for _, allowed in r.domains if r else ():
+                self.named |= allowed
         # The same view of the constants the heads give (`suit(spades)` is suit(OTHER) when no
         # body names spades): a variable joining a head's constant with an incident's OTHER must
         # see the two agree, as they may.
@@ -241,12 +265,12 @@ class Selector:
 
     def state(self) -> tuple:
         """What the selector worked out, in plain values (Selector.restored(state) is it again)."""
-        return (self.bodies, self.named, self.heads, self.order, self.users, self.free)
+        return (self.bodies, self.domains, self.named, self.heads, self.order, self.users, self.free)
 
     @classmethod
     def restored(cls, state: tuple) -> "Selector":
         self = cls.__new__(cls)
-        self.bodies, self.named, self.heads, self.order, self.users, self.free = state
+        self.bodies, self.domains, self.named, self.heads, self.order, self.users, self.free = state
         return self
 
     def view(self, spans: list[tuple[int, int]]) -> "View":
@@ -310,7 +334,7 @@ class Selector:
         return memo
 
     def _fixpoint(self, facts: frozenset, active: bytearray, start: tuple | None) -> tuple[dict, set]:
-        bodies, heads_of, order, users = self.bodies, self.heads, self.order, self.users
+        bodies, heads_of, order, users, domains = self.bodies, self.heads, self.order, self.users, self.domains
         answers, names, body_keys = self._memo()
         none: list = []
         derived: dict = defaultdict(set)
@@ -347,7 +371,8 @@ class Selector:
                 continue
             heads = answers.get(tuple(memo_key), answers)
             if heads is answers:
-                heads = answers[tuple(memo_key)] = _evaluate(bodies[i], heads_of[i], derived, self.CAP)
+                heads = answers[tuple(memo_key)] = _evaluate(bodies[i], heads_of[i], derived, self.CAP,
+                                                             domains.get(i, ()))
             if heads is None:
                 continue
             fired.add(i)
@@ -395,10 +420,11 @@ class View:
         return hit
 
 
-def _evaluate(body: list, heads: list, derived: dict, cap: int):
+def _evaluate(body: list, heads: list, derived: dict, cap: int, domains: tuple = ()):
     """The head atoms (of `heads`, the rule's as the Selector sees them) a rule with this body
-    (Rule.body) may give now, or None while its body cannot hold. (Written for speed: an incident
-    the cache has not seen evaluates some 800 rule bodies, on every call.)"""
+    (Rule.body) and these comparisons (Rule.domains) may give now, or None while its body cannot
+    hold. (Written for speed: an incident the cache has not seen evaluates some 800 rule bodies,
+    on every call.)"""
     values: dict = {}                 # variable -> set of values, or ANY
     for key, consts, choices, variables in body:
         have = derived.get(key)
@@ -428,6 +454,11 @@ def _evaluate(body: list, heads: list, derived: dict, cap: int):
                 values[name] = vals if old is ANY else old & vals
                 if not values[name]:
                     return None       # two literals agree on no value of the variable
+    for name, allowed in domains:     # (the values a comparison allows are constants some rule names)
+        old = values.get(name, ANY)
+        values[name] = allowed if old is ANY else old & allowed
+        if not values[name]:
+            return None               # the atoms give the variable no value the comparison allows
     out = []
     for key, args in heads:
         patterns = [()]

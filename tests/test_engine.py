@@ -223,3 +223,32 @@ def test_the_selection_reads_an_aggregate_that_cannot_be_empty_and_no_other():
     assert needs[1] == [(("s", 2), (("v", "C2 of aggregate 0"), ("v", "Y of aggregate 0"))),
                         (("t", 1), (("v", "Y of aggregate 0"),))]
     assert needs[2:] == [[], [], []]
+
+
+def test_the_selection_reads_a_variable_equal_to_constants_and_no_other_comparison():
+    """relevance._domain: `K = (b;c)` or `K = b` allows K those values alone, so a rule whose atoms
+    give K none of them is left out, and its head is given for those values only; a constant named
+    by nothing but the comparison is still told apart from the incident's others (it is named);
+    `K != b`, `K < 3` and `K = X+1` allow anything."""
+    import clingo
+    from clingo import ast
+    from adjudicator import relevance
+    rules = []
+    ast.parse_string("p(T,K) :- ev(T,K), K = (b;c).\n"
+                     "q(T) :- p(T,b).\n"
+                     "s(K) :- ev(_,K), K = e.\n"
+                     "u(K) :- ev(_,K), K != b.\n"
+                     "w(K) :- ev(_,K), K < 3.\n"
+                     "x(K) :- ev(_,X), K = X+1.\n", rules.append)
+    summaries = [relevance.summarize(r) for r in rules[1:]]
+    assert [r.domains for r in summaries] == [(("K", frozenset({"b", "c"})),), (), (("K", frozenset({"e"})),),
+                                              (), (), ()]
+    view = relevance.Selector(summaries).view([(0, len(summaries))])
+
+    def chosen(*kinds):
+        return {i for i in view.select([clingo.Function("ev", [clingo.Number(1), clingo.Function(k)])
+                                        for k in kinds])}
+    assert chosen("a") == {3, 4, 5}                 # neither b, c nor e: p, q and s are left out
+    assert chosen("c") == {0, 3, 4, 5}              # p gives p(T,c) only: q, which needs p(T,b), is out
+    assert chosen("b") == {0, 1, 3, 4, 5}
+    assert chosen("e") == {2, 3, 4, 5}              # e is named by s's comparison alone
