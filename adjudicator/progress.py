@@ -20,6 +20,7 @@ from .errors import safe
 SCHEMA_VERSION = 1
 ENV = "ADJUDICATOR_DATA_DIR"
 FILE = "progress.sqlite3"
+BUSY_SECONDS = 5.0        # how long an open waits for another process writing the file (SQLite's busy timeout)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -89,6 +90,30 @@ def _check_rows(db: sqlite3.Connection) -> None:
             bad("cards", rowid, "its schedule is not one the FSRS scheduler can read")
 
 
+def _busy(e: Exception) -> bool:
+    """SQLite's "database is locked" or "busy": another process holds the file (another quiz, the web
+    page's quiz, a backup) for longer than the connection waits. The file is sound."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (5, 6)          # SQLITE_BUSY, SQLITE_LOCKED (and their extended codes)
+    return isinstance(e, sqlite3.OperationalError) and ("locked" in str(e) or "busy" in str(e))
+
+
+def _in_use_said(method):
+    """A Store method whose SQLite failure (the file locked by another process for longer than the
+    connection waits, a read-only file, a full disk) is said as the file's, exit 2, never an
+    internal error: the answer in hand is not recorded and the file is left as it is."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapped(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.OperationalError as e:
+            raise self._failed(e) from None
+    return wrapped
+
+
 class Store:
     """The progress database. `notices` holds what the user must be told (a damaged file moved aside)."""
 
@@ -106,13 +131,30 @@ class Store:
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as e:
+            if _busy(e):            # a sound file another program is writing: never moved aside
+                raise self._in_use(e) from None
             aside = self._move_aside(e)
             self.notices.append(f"The progress file {safe(self.path)} was damaged ({safe(e, 120)}); it is kept "
                                 f"as {safe(aside)} and a fresh one is started.")
             self.db = self._open()
 
+    def _in_use(self, e: Exception):
+        from .errors import UsageError
+        return UsageError(f"the progress file {safe(self.path)} is in use by another program ({safe(e, 120)}); "
+                          "it is left as it is",
+                          hint="let the other program (another quiz, the web page's quiz) finish with it, "
+                          "then run again")
+
+    def _failed(self, e: sqlite3.Error):
+        """The error to raise when the file, once opened, cannot be read or written."""
+        if _busy(e):
+            return self._in_use(e)
+        from .errors import UsageError
+        return UsageError(f"the progress file {safe(self.path)} cannot be used ({safe(e, 120)})",
+                          hint=f"free some space or make the file writable, or set {ENV} to a folder you can write to")
+
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path)
+        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
         try:
             ok = db.execute("PRAGMA quick_check").fetchone()
             if not ok or ok[0] != "ok":
@@ -147,6 +189,7 @@ class Store:
         self.db.close()
 
     # --- recording -----------------------------------------------------------------------------
+    @_in_use_said
     def record(self, q, right: bool, said: str, when: dt.datetime | None = None) -> dt.datetime:
         """Record an answer and reschedule the question; return when it is next due."""
         from fsrs import Card, Rating, Scheduler
@@ -165,6 +208,7 @@ class Store:
         return card.due
 
     # --- reading -------------------------------------------------------------------------------
+    @_in_use_said
     def review_ids(self, when: dt.datetime | None = None) -> list[str]:
         """The questions last answered wrong, then those due, the most overdue first."""
         when = (when or now()).isoformat()
@@ -172,6 +216,7 @@ class Store:
                                (when,)).fetchall()
         return [r[0] for r in rows]
 
+    @_in_use_said
     def stats(self) -> dict:
         rows = self.db.execute("SELECT code, topics, right FROM answers").fetchall()
         by_code: dict[str, list[int]] = {}
@@ -190,6 +235,7 @@ class Store:
                 "by_code": {k: {"right": v[0], "answered": v[1]} for k, v in sorted(by_code.items())},
                 "by_topic": {k: {"right": v[0], "answered": v[1]} for k, v in sorted(by_topic.items())}}
 
+    @_in_use_said
     def reset(self):
         with self.db:
             self.db.execute("DELETE FROM answers")

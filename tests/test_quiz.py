@@ -269,6 +269,50 @@ def test_a_database_of_another_shape_is_also_kept_aside(data_dir):
     assert store.notices and store.stats()["answers"] == 0
 
 
+# A progress file another process holds (another quiz writing, the web page's quiz, a backup) was
+# taken for a damaged one: "damaged (database is locked)", moved aside and a fresh one started, while
+# the other process went on writing to the file moved aside; and an answer recorded while it held the
+# file was an internal error (OperationalError, exit 1). Now: said as the file's, exit 2, the file left.
+@pytest.fixture
+def held_progress(data_dir, monkeypatch):
+    monkeypatch.setattr(progress, "BUSY_SECONDS", 0.1)
+    progress.Store().close()
+    other = sqlite3.connect(data_dir / progress.FILE, timeout=0)
+    other.execute("BEGIN EXCLUSIVE")
+    yield data_dir
+    other.rollback()
+    other.close()
+
+
+@pytest.mark.parametrize("args", [["quiz", "stats"], ["quiz", "--reset"], ["quiz", "-n", "1", "--seed", "5"],
+                                  ["quiz", "stats", "--json"]])
+def test_a_progress_file_held_by_another_process_is_said_so_and_left_as_it_is(held_progress, args):
+    out = CliRunner().invoke(main, args, input="q\n")
+    assert out.exit_code == 2, out.output
+    said = out.stdout if "--json" in args else out.stderr
+    assert "is in use by another program" in said and progress.FILE in said and "damaged" not in said
+    assert "Traceback" not in out.output and "internal error" not in out.output
+    assert os.listdir(held_progress) == [progress.FILE]
+
+
+def test_an_answer_given_while_another_process_holds_the_file_is_said_so_not_an_internal_error(
+        data_dir, monkeypatch):
+    q = _first()
+    monkeypatch.setattr(progress, "BUSY_SECONDS", 0.1)
+    store = progress.Store()
+    other = sqlite3.connect(data_dir / progress.FILE, timeout=0)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(AdjudicatorError) as e:
+            store.record(q, True, "a")
+        assert e.value.exit_code == 2 and "is in use by another program" in str(e.value)
+    finally:
+        other.rollback()
+        other.close()
+        store.close()
+    assert os.listdir(data_dir) == [progress.FILE]
+
+
 # --- hostile input on the drill: bounded, quoted short, ended ------------------------------------
 
 def _law_question_seed():
