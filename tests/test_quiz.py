@@ -316,20 +316,24 @@ def test_an_answer_given_while_another_process_holds_the_file_is_said_so_not_an_
 # --- hostile input on the drill: bounded, quoted short, ended ------------------------------------
 
 def _law_question_seed():
-    """Seed 2 draws one `law` question (a letter or a number answers it)."""
-    q = _first(seed=2)
-    assert q.options, q.qid
-    return q
+    """The first seed from 2 up whose question has choices (a letter answers it), and the question:
+    found, not fixed, since a case added to the bank changes what a seed draws (seed 2 drew a
+    question with choices until a Solo Whist case was added, and then one answered by names)."""
+    for seed in range(2, 200):
+        q = _first(seed=seed)
+        if q.options:
+            return seed, q
+    raise AssertionError("no seed from 2 to 199 draws a question with choices")
 
 
 def test_an_answer_of_exactly_the_bound_is_read_and_one_byte_over_is_refused(data_dir):
-    q = _law_question_seed()
+    seed, q = _law_question_seed()
     letter = _right(q)
     exact = " " * (quiz.MAX_ANSWER - len(letter)) + letter          # MAX_ANSWER bytes, then the end of line
-    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=exact + "\n")
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", str(seed)], input=exact + "\n")
     assert out.exit_code == 0 and "Right." in out.stdout, out.output
     over = " " + exact                                               # one byte over
-    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"], input=over + "\n" + letter + "\n")
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", str(seed)], input=over + "\n" + letter + "\n")
     assert out.exit_code == 0, out.output
     assert f"(it is longer than {quiz.MAX_ANSWER} bytes)" in out.stdout and "Right." in out.stdout
 
@@ -391,8 +395,8 @@ def test_endless_unreadable_answers_stop_the_quiz_after_a_few_tries_with_exit_2(
 
 
 def test_one_try_fewer_than_the_limit_still_lets_the_answer_in(data_dir):
-    q = _law_question_seed()
-    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "2"],
+    seed, q = _law_question_seed()
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", str(seed)],
                              input="zz\n" * (quiz.MAX_TRIES - 1) + _right(q) + "\n")
     assert out.exit_code == 0, out.output
     assert out.stdout.count("I could not read") == quiz.MAX_TRIES - 1 and "Right." in out.stdout
