@@ -190,14 +190,10 @@ def save_refusal(target: str):
 
 
 def _save(target: str, text: str) -> None:
-    """Write the incident to `target`: a regular file or a new one, opened without blocking (a FIFO
-    there would wait for a reader for ever), as the quiz writes its sheets (reading.py)."""
-    refuse = save_refusal(target)
-    with reading.open_to_write(target, refuse) as fh:
-        try:
-            fh.write(text)
-        except OSError as e:
-            raise refuse(f"cannot be written ({(e.strerror or 'write error').lower()})") from None
+    """Write the incident to `target`: a regular file or a new one, written beside it and put in its
+    place (reading.write_replacing: a write that fails is said as the save's, and leaves what was
+    there whole), as the quiz writes its sheets."""
+    reading.write_replacing(target, text, save_refusal(target))
 
 
 def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO,

@@ -764,11 +764,6 @@ def _check_sheet_path(path: str, out: str) -> None:
     reading.check_writable(path, lambda what: _sheet_refusal(path, out, what))
 
 
-def _sheet_file(path: str, out: str):
-    """The sheet's file, opened to write without blocking, and checked again (reading.open_to_write)."""
-    return reading.open_to_write(path, lambda what: _sheet_refusal(path, out, what))
-
-
 def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
     """Write OUT.md and OUT.html (both paths checked before either is written); return their names."""
     md, html = f"{out}.md", f"{out}.html"
@@ -779,15 +774,8 @@ def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
     texts = {md: sheet_markdown(questions, seed), html: sheet_html(questions, seed)}
     for path in (md, html):
         _check_sheet_path(path, out)
-    files = []
-    try:
-        for path in (md, html):
-            files.append(_sheet_file(path, out))
-        for fh, path in zip(files, (md, html)):
-            fh.write(texts[path])
-    finally:
-        for fh in files:
-            fh.close()
+    for path in (md, html):
+        reading.write_replacing(path, texts[path], lambda what, path=path: _sheet_refusal(path, out, what))
     return md, html
 
 

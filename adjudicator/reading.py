@@ -4,8 +4,9 @@ One mechanism for every interactive command (the quiz, `ask`): an answer's line 
 MAX_ANSWER bytes, a line still going past MAX_LINE is no answer at all and stops the command,
 and MAX_TRIES answers in a row that cannot be read stop it too (exit 2). A file named for
 answers must be a regular file, and a file to write a regular file or a new one: a FIFO would
-wait for ever, a device (/dev/zero) never end. Both are opened without blocking and checked
-again on what was opened.
+wait for ever, a device (/dev/zero) never end. A file read is opened without blocking and checked
+again on what was opened; a file written is written beside its place and then put there
+(write_replacing), its folder checked to take a new file before any question.
 """
 from __future__ import annotations
 
@@ -115,12 +116,71 @@ def check_writable(path: str, refuse: Refuse) -> None:
     except FileNotFoundError:
         if not os.path.isdir(os.path.dirname(path) or "."):
             raise refuse("cannot be written (its folder does not exist)") from None
+        _probe(path, refuse)
         return
     except (OSError, ValueError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
         raise refuse(f"cannot be used ({why.lower()})") from None
     if not stat.S_ISREG(st.st_mode):
         raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
+    _probe(path, refuse)
+
+
+def _probe(path: str, refuse: Refuse) -> None:
+    """A file is written beside its target and then put in its place (write_replacing): that the
+    folder takes a new file is checked now, before any question, by making one and removing it. A
+    folder that takes none (/proc/sys/kernel, where `hostname` is a regular file whose writing
+    changes the machine's name; a read-only disk) is refused here, not after the interview."""
+    import tempfile
+    folder = os.path.dirname(os.path.realpath(path)) or "."
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".adjudicator-", suffix=".tmp")
+    except OSError as e:
+        raise refuse("cannot be written: its folder takes no new file "
+                     f"({(e.strerror or 'not a usable folder').lower()})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def write_replacing(path: str, text: str, refuse: Refuse) -> None:
+    """Write `text` (UTF-8) to `path`: to a new file beside it, then put in its place (os.replace),
+    so that a write that fails (a full disk, an input/output error found only when the file is
+    closed) leaves the file that was there whole and is said as this file's ("cannot be written
+    (no space left on device)"), never as standard output's; and a file that is not a plain file
+    though it looks like one (/proc/version, /proc/sys/kernel/hostname) is never written into. A link
+    is followed: the file it names is replaced, the link kept. Nothing blocks (a FIFO put there since
+    the check is replaced, never opened)."""
+    import tempfile
+    target = os.path.realpath(path)
+    try:
+        st = os.stat(target)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".adjudicator-", suffix=".tmp")
+    except OSError as e:
+        raise refuse("cannot be written: its folder takes no new file "
+                     f"({(e.strerror or 'not a usable folder').lower()})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if st is not None:
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise refuse(f"cannot be written ({(e.strerror or 'write error').lower()})") from None
 
 
 def _open_regular(path: str, flags: int, verb: str, refuse: Refuse) -> int:
@@ -136,14 +196,6 @@ def _open_regular(path: str, flags: int, verb: str, refuse: Refuse) -> int:
         os.close(fd)
         raise refuse(f"is not a regular file ({_kind(mode)})")
     return fd
-
-
-def open_to_write(path: str, refuse: Refuse):
-    """The file, opened to write text (UTF-8) from its start. The open never blocks (a FIFO put
-    there since the check is not waited on) and what it opened is checked again."""
-    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT, "written", refuse)
-    os.ftruncate(fd, 0)
-    return os.fdopen(fd, "w", encoding="utf-8")
 
 
 def open_to_read(path: str, refuse: Refuse, not_text: Callable[[int], Exception] | None = None):

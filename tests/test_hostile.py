@@ -866,6 +866,78 @@ def test_a_regular_file_given_for_ask_save_is_replaced(tmp_path):
     assert "old old" not in (tmp_path / "saved.yaml").read_text() and "holding" in (tmp_path / "saved.yaml").read_text()
 
 
+# `--save /proc/sys/kernel/hostname` (a regular file to stat) passed the check, the interview ran,
+# and the saved incident was written into the file: run as root, it renamed the machine, and the
+# saved copy read back was "the file holds only comments". `--save /proc/version` (or a full disk)
+# failed only when the file was closed: "the output could not be written ... nothing is complete",
+# exit 1, naming no file, the file there already cut to nothing. Now a save (and a quiz sheet) is
+# written beside its place and put there: a folder that takes no new file is refused before any
+# question, and a write that fails is said as the save's, exit 2, the file there left whole.
+def test_a_save_in_a_folder_that_takes_no_new_file_is_refused_before_any_question(tmp_path, monkeypatch):
+    import errno
+    import tempfile
+
+    def no_file(*_a, **_k):
+        raise OSError(errno.EROFS, "Read-only file system")
+    (tmp_path / "answers.txt").write_text("1\n")
+    monkeypatch.setattr(tempfile, "mkstemp", no_file)
+    r = CliRunner().invoke(main, ["ask", ASKED, "--answers", str(tmp_path / "answers.txt"),
+                                  "--save", str(tmp_path / "saved.yaml")])
+    assert r.exit_code == 2, r.output
+    assert ("saved.yaml' cannot be written: its folder takes no new file (read-only file system)" in r.stderr)
+    assert "Did " not in r.stdout and not (tmp_path / "saved.yaml").exists()
+    r = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", str(tmp_path / "sheet")])
+    assert r.exit_code == 2 and "sheet.md' cannot be written: its folder takes no new file" in r.stderr
+
+
+def test_a_save_that_fails_as_it_is_written_is_said_as_the_save_s_and_leaves_the_file_whole(tmp_path, monkeypatch):
+    import errno
+    real = os.fdopen
+
+    class Full:
+        def __init__(self, fh):
+            self._fh = fh
+
+        def __getattr__(self, name):
+            return getattr(self._fh, name)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.close()
+
+        def close(self):
+            self._fh.close()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fdopen(fd, mode="r", *a, **k):
+        fh = real(fd, mode, *a, **k)
+        return Full(fh) if "w" in mode else fh
+    (tmp_path / "saved.yaml").write_text("kept\n")
+    (tmp_path / "answers.txt").write_text("1\n")
+    monkeypatch.setattr(os, "fdopen", fdopen)
+    r = CliRunner().invoke(main, ["ask", ASKED, "--answers", str(tmp_path / "answers.txt"),
+                                  "--save", str(tmp_path / "saved.yaml")])
+    monkeypatch.undo()
+    assert r.exit_code == 2, r.output
+    assert "cannot save the incident: '" in r.stderr
+    assert "saved.yaml' cannot be written (no space left on device)" in r.stderr
+    assert "output could not be written" not in r.stderr and "Traceback" not in r.output
+    assert (tmp_path / "saved.yaml").read_text() == "kept\n"
+    assert sorted(os.listdir(tmp_path)) == ["answers.txt", "saved.yaml"]     # nothing left beside it
+
+
+def test_a_save_through_a_link_replaces_the_file_it_names_and_keeps_the_link(tmp_path):
+    (tmp_path / "real.yaml").write_text("old\n")
+    os.symlink("real.yaml", tmp_path / "link.yaml")
+    (tmp_path / "answers.txt").write_text("1\n")
+    r = CliRunner().invoke(main, ["ask", ASKED, "--answers", str(tmp_path / "answers.txt"),
+                                  "--save", str(tmp_path / "link.yaml")])
+    assert r.exit_code == 0, r.output
+    assert os.path.islink(tmp_path / "link.yaml") and "holding" in (tmp_path / "real.yaml").read_text()
+
+
 def test_a_save_folder_that_does_not_exist_is_refused_before_any_question(tmp_path):
     (tmp_path / "answers.txt").write_text("1\n")
     r = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", str(tmp_path / "no" / "s.yaml"))
