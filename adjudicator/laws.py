@@ -417,7 +417,8 @@ def topic_names() -> list[str]:
 
 def resolve_topic(words: str) -> str:
     """The topic named (its name, or its name with spaces for hyphens), or a clear error."""
-    name = "-".join(words.lower().replace("_", " ").replace("-", " ").split())
+    import unicodedata       # (full-width letters, ligatures: the name they show, as search reads words)
+    name = "-".join(unicodedata.normalize("NFKC", words).lower().replace("_", " ").replace("-", " ").split())
     names = topic_names()
     if name in names:
         return name

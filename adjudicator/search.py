@@ -171,6 +171,15 @@ def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
     return conn, info
 
 
+def _compatible(words: str) -> str:
+    """The words as the index reads them: Unicode's compatibility forms made plain (NFKC), so that a
+    word typed in full-width letters (`ＲＥＶＯＫＥ`, as an East Asian keyboard gives it) or with a
+    ligature (`ﬁnesse`, `ﬂoor`, as text copied from a PDF holds it) is the word it shows, not no word
+    (the tokenizer takes them for other letters: "No law matches")."""
+    import unicodedata
+    return unicodedata.normalize("NFKC", words)
+
+
 def plan(conn, words: str) -> list[list[tuple[str, float]]]:
     """The question's content words, each with the words it may also be found as, and the weight
     each counts for: [[(word, 1.0), (synonym, 1.0), (what the laws call it, MEANS), ...], ...].
@@ -178,7 +187,7 @@ def plan(conn, words: str) -> list[list[tuple[str, float]]]:
     A phrase of the synonym table ("face up", "follow suit") makes one group, in which its words
     alone count for PART.
     """
-    toks = _stems(conn, words)[0]
+    toks = _stems(conn, _compatible(words))[0]
     stop = {w for (w,) in conn.execute("SELECT word FROM stop")}
     syn: dict[str, list[tuple[str, float]]] = {}
     for k, t, w in conn.execute("SELECT key, term, weight FROM syn"):

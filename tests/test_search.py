@@ -206,3 +206,21 @@ def test_a_search_of_too_many_words_is_refused_with_what_was_written_cut_short()
         assert "'w0 w1 w2" in r.output and "w14999" not in r.output and len(r.output) < 1000
     r = CliRunner().invoke(main, ["search", *words[:40]])      # as many as a question may have
     assert "too many" not in r.output
+
+
+# A word in full-width letters (`ＲＥＶＯＫＥ`, as an East Asian keyboard types it) or with a
+# ligature (`ﬂoor`, as text copied from a PDF holds it) found nothing: "No law matches", and
+# `topic ＲＥＶＯＫＥ` was "no topic". Compatibility forms are now read as the word they show (NFKC).
+@pytest.mark.parametrize("typed, plain", [("ＲＥＶＯＫＥ", "revoke"), ("ﬂoor", "floor"), ("ﬁrst ｌｅａｄ", "first lead")])
+def test_a_word_in_full_width_letters_or_with_a_ligature_is_searched_as_the_word_it_shows(conn, typed, plain):
+    got, want = search.search(typed, conn=conn), search.search(plain, conn=conn)
+    assert want["results"]
+    assert got["groups"] == want["groups"] and got["results"] == want["results"]
+    assert got["query"] == typed
+
+
+@pytest.mark.parametrize("typed", ["ＲＥＶＯＫＥ", "ｌｅａｄ ｏｕｔ ｏｆ ｔｕｒｎ"])
+def test_a_topic_named_in_full_width_letters_is_the_topic_it_shows(typed):
+    assert laws.resolve_topic(typed) in ("revoke", "lead-out-of-turn")
+    out = CliRunner().invoke(main, ["topic", typed, "--json"])
+    assert out.exit_code == 0, out.output
