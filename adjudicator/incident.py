@@ -464,7 +464,9 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
         name = "<stdin>"
         data = stdin_text.encode("utf-8", "surrogateescape") if isinstance(stdin_text, str) else (stdin_text or b"")
     else:
-        name = safe(path) if path else "''"     # as messages print it: escaped, one line (an empty path quoted)
+        # as messages print it: escaped, one line; an empty path, or one with spaces at an end (' ',
+        # 'case.yaml '), quoted, else the spaces would not show (': no such file')
+        name = safe(path) if path and path == path.strip() else f"'{safe(path)}'"
         data = _read_file(path, name)
     if len(data) > MAX_BYTES:
         raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,

@@ -576,6 +576,18 @@ def test_a_file_name_cannot_forge_a_line_or_clear_the_screen(tmp_path):
     assert "a\\nforged: line\\x1b[2J.yaml" in r.stderr
 
 
+# `adjudicate ' '` said ": no such file", and `adjudicate 'case.yaml '` "case.yaml : no such file": the
+# name as written did not show (an empty one was quoted, '': no such file). Now quoted too.
+@pytest.mark.parametrize("path, said", [(" ", "' ': no such file"), ("i.yaml ", "'i.yaml ': no such file"),
+                                        ("\ti.yaml", "'\\ti.yaml': no such file"), ("", "'': no such file")])
+def test_a_file_name_with_spaces_at_an_end_is_quoted_so_that_they_show(tmp_path, monkeypatch, path, said):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["adjudicate", path])
+    assert r.exit_code == 2 and r.stderr.startswith(said + "\n"), r.stderr
+    r = CliRunner().invoke(main, ["adjudicate", path, "--json"])
+    assert json.loads(r.stdout)["error"]["file"] == said.split(": ")[0]
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"])
 def test_utf16_and_utf32_are_told_by_name_to_be_saved_as_utf8(tmp_path, encoding):
     p = tmp_path / "wide.yaml"
