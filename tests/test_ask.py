@@ -176,6 +176,18 @@ def _from_game(tmp_path, words, answers):
     return r, str(out)
 
 
+# `ask --game Piquet` was "no game 'Piquet' to rule on" (the choices listing piquet), though the
+# incident's `game: Piquet`, `law Piquet 54` and `quiz --code Piquet` read it as piquet.
+@pytest.mark.parametrize("game", ["Piquet", "PIQUET", " piquet "])
+def test_the_game_is_read_in_any_case_as_the_incident_s_game_is(tmp_path, game):
+    r, saved = _from_game(tmp_path, [game, "the", "younger", "hand", "looked", "at", "the", "cards", "he", "left"],
+                          ["leave-cards", "2", "1", "see-left-cards", "2", "0"])
+    assert r.exit_code == 0, r.output
+    assert incident.load(saved).game == "piquet"
+    r = CliRunner().invoke(main, ["ask", "--game", "Nosuch", "lead"])
+    assert r.exit_code == 2 and "no game 'Nosuch' to rule on" in r.stderr
+
+
 def test_starting_from_the_game_and_a_few_words_builds_the_incident_and_rules_on_it(tmp_path):
     # the younger hand leaves a card and looks at it: two events chosen by name, their fields by number
     r, saved = _from_game(tmp_path, ["piquet", "the", "younger", "hand", "looked", "at", "the", "cards", "he", "left"],

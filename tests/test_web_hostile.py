@@ -308,3 +308,10 @@ def test_the_first_trick_in_the_builder_is_read_as_the_command_reads_it(client, 
     text = html.unescape(r.text + r2.text)
     assert "internal error" not in text and "in quotes" not in text
     assert said in text, text[-3000:]
+
+
+def test_the_builder_reads_the_game_in_any_case_as_the_command_does(client):
+    """(`game=Whist` was "no game 'Whist' to rule on", though an incident's `game: Whist` is whist)"""
+    r = client.post("/build", data={"step": "table", "game": "Whist", "dealer": "S"})
+    assert r.status_code == 200 and "no game" not in html.unescape(r.text)
+    assert "game: whist" in _yaml_of(r.text)

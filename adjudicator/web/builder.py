@@ -118,10 +118,11 @@ def _listed(text: str) -> str | list[str]:
 def table(form: dict) -> dict:
     """The incident's table from the first form: game (and code), players, dealer, trump, where
     the account starts. Values are written as given; the reader checks them."""
-    game = (form.get("game") or "").strip()
+    given = (form.get("game") or "").strip()
+    game = given.lower()                  # as the reader reads `game:` (`Whist` is whist)
     known = dict(games())
     if game not in known:
-        raise InputError(f"no game '{game[:40]}' to rule on", "the incident builder",
+        raise InputError(f"no game '{given[:40]}' to rule on", "the incident builder",
                          hint="choose one of: " + ", ".join(known))
     data: dict = {"game": game}
     code = (form.get("code") or "").strip()
