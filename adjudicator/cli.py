@@ -501,8 +501,7 @@ def search(ctx, words, code_given, limit, as_json):
                                  hint="`adjudicator codes` lists the codes")
         result = searching.search(" ".join(words), code=code, limit=limit)
         if not result["groups"]:
-            raise InputError(f"nothing to search for in '{safe(' '.join(words), 40)}': only common words",
-                             file="adjudicator search", hint="name the thing: `adjudicator search lead out of turn`")
+            raise searching.nothing_to_search(" ".join(words))
         if as_json:
             click.echo(json.dumps(result, indent=2, ensure_ascii=False))
         else:

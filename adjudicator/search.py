@@ -180,6 +180,17 @@ def _compatible(words: str) -> str:
     return unicodedata.normalize("NFKC", words)
 
 
+def nothing_to_search(words: str):
+    """The refusal of words that leave nothing to search for (search.search gave no groups): only
+    common words (`the`, `what happens`), or no word at all, only signs (`(`, `*`, a playing card
+    `🂡`), which were said to be "only common words" too."""
+    from .errors import InputError, safe
+    shown = safe(" ".join(words.split()), 40)
+    why = "only common words" if any(c.isalnum() for c in _compatible(words)) else "no word in it, only signs"
+    return InputError(f"nothing to search for in '{shown}': {why}", file="adjudicator search",
+                      hint="name the thing: `adjudicator search lead out of turn`")
+
+
 def plan(conn, words: str) -> list[list[tuple[str, float]]]:
     """The question's content words, each with the words it may also be found as, and the weight
     each counts for: [[(word, 1.0), (synonym, 1.0), (what the laws call it, MEANS), ...], ...].

@@ -224,3 +224,16 @@ def test_a_topic_named_in_full_width_letters_is_the_topic_it_shows(typed):
     assert laws.resolve_topic(typed) in ("revoke", "lead-out-of-turn")
     out = CliRunner().invoke(main, ["topic", typed, "--json"])
     assert out.exit_code == 0, out.output
+
+
+# `search 🂡` or `search (` said "nothing to search for in '🂡': only common words": there was no
+# word in it at all. The command and the API now say so; common words are still said to be common.
+@pytest.mark.parametrize("words, why", [("🂡", "no word in it, only signs"), ("( *", "no word in it, only signs"),
+                                        ("the", "only common words"), ("what happens", "only common words")])
+def test_words_that_leave_nothing_to_search_say_why(words, why):
+    r = CliRunner().invoke(main, ["search", *words.split()])
+    assert r.exit_code == 2 and f"nothing to search for in '{words}': {why}" in r.stderr, r.stderr
+    from adjudicator.web import service
+    with pytest.raises(service.Refusal) as e:
+        service.search(words)
+    assert e.value.payload["error"]["message"] == f"nothing to search for in '{words}': {why}"

@@ -161,8 +161,7 @@ def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
         # the command takes the words as arguments and joins them with spaces
         result = searching.search(" ".join(words.split()), code=code, limit=limit)
         if not result["groups"]:
-            raise InputError(f"nothing to search for in '{safe(' '.join(words.split()), 40)}': only common words",
-                             file="adjudicator search", hint="name the thing: `adjudicator search lead out of turn`")
+            raise searching.nothing_to_search(words)
         return result
     return _guarded(go)
 
