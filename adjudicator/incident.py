@@ -382,6 +382,13 @@ def _syntax_error(e: yaml.MarkedYAMLError, text: str, file: str) -> InputError:
                               line, col - len(key), "write the event or key name as docs/incident-format.md "
                               "gives it (`adjudicator events` lists them)")
 
+    if "directive" in problem or "incompatible YAML document" in problem or (
+            "<document start>" in problem and any(ln.startswith("%") for ln in lines[:line or 0])):
+        # a `%YAML 2.0`, a `%YAML` given twice, an unknown `%FOO`, or a directive with no `---` after it:
+        # the indentation has nothing to do with it
+        return InputError(f"this is not valid YAML: {problem}", file, line, col,
+                          "an incident needs no `%` line: remove the lines beginning with `%` (and a `---` "
+                          "after them)")
     if "flow" in context and e.context_mark is not None and e.context_mark is not mark:
         cl, cc = _pos(e.context_mark)
         opened = "{" if "mapping" in context else "["
