@@ -578,6 +578,11 @@ def draw(n: int, seed: int | None = None, code=None, topic=None, law=None, kind=
     root = root or bank_dir()
     rng = random.Random(seed)
     files = case_files(root)
+    if not files:         # (an empty folder named by ADJUDICATOR_CASES was "no question fits these filters")
+        raise InputError(f"no case files found to draw questions from in '{reading.path_shown(root)}'",
+                         file="adjudicator quiz",
+                         hint="the question bank is a checkout's cases/ folder, of case files whose facts are "
+                              "all known: name one in ADJUDICATOR_CASES, or unset it in a checkout")
     rng.shuffle(files)
     tl = None
     if topic:

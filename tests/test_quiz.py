@@ -313,6 +313,19 @@ def test_an_answer_given_while_another_process_holds_the_file_is_said_so_not_an_
     assert os.listdir(data_dir) == [progress.FILE]
 
 
+# ADJUDICATOR_CASES naming a folder with no case file in it (an empty one; `/nonexistent`, which
+# exists on Debian) was "no question fits these filters ... widen them", with no filter given.
+def test_a_question_bank_folder_with_no_case_file_is_said_so_not_blamed_on_filters(tmp_path, monkeypatch, data_dir):
+    empty = tmp_path / "bank"
+    empty.mkdir()
+    (empty / "notes.txt").write_text("no case here\n")
+    monkeypatch.setenv("ADJUDICATOR_CASES", str(empty))
+    out = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "1"], input="q\n")
+    assert out.exit_code == 2, out.output
+    assert "no case files found to draw questions from in '" in out.stderr and "filters" not in out.stderr
+    assert "ADJUDICATOR_CASES" in out.stderr
+
+
 # --- hostile input on the drill: bounded, quoted short, ended ------------------------------------
 
 def _law_question_seed():
