@@ -203,10 +203,12 @@ def build(game: str, words: str, p: Prompt) -> dict:
         for spec in builder.fields_of(name, game):
             got = _ask_field(p, spec, game)
             if p.ended:
-                break
+                # (the input ended with the event half told: a ruling without it could be another's)
+                raise InputError(f"the answers ended in the middle of the `{name}` event, at its "
+                                 f"`{spec['name']}`: no ruling is drawn from an account cut short",
+                                 "adjudicator ask",
+                                 hint="answer every question of an event, then 0 (nothing more) to have the ruling")
             form[f"f_{spec['name']}"] = got
-        if p.ended:
-            break
         try:
             trial = builder.add_event(data, name, form)
             incident.parse(builder.dump(trial), "the incident being built")

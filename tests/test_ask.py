@@ -560,3 +560,19 @@ def test_the_answers_file_is_checked_line_by_line_as_it_is_read(tmp_path):
         reading.read_answer(fh)
     assert e.value.args == (5,)
     fh.close()
+
+
+def test_answers_ending_in_the_middle_of_an_event_are_refused_naming_it_and_its_question(tmp_path):
+    """The answers end after a lead's `by` (its card not given): ruling on the events before it
+    would rule another account, silently. Refused, exit 2, naming the event and the question; the
+    same answers finishing the event and then ending at the menu are ruled (ending there is the
+    way to finish)."""
+    r, saved = _from_game(tmp_path, ["whist", "lead", "out", "of", "turn"],
+                          ["S", "lead", "E", "4C", "", "", "", "", "lead", "S"])
+    assert r.exit_code == 2, r.output
+    assert "the answers ended in the middle of the `lead` event, at its `card`" in r.stderr
+    assert "Traceback" not in r.output and not os.path.exists(saved)
+    r, saved = _from_game(tmp_path, ["whist", "lead", "out", "of", "turn"],
+                          ["S", "lead", "E", "4C", "", "", "", ""])
+    assert r.exit_code == 0, r.output
+    assert yaml.safe_load(open(saved, encoding="utf-8"))["events"] == [{"lead": {"by": "E", "card": "4C"}}]
