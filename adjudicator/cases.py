@@ -15,7 +15,7 @@
       findings: [lead-out-of-turn]   # optional: finding ids, or their names, that must be present
       not_findings: [dealt-wrong]    # optional: finding ids, or their names, that must be absent
       error: inconsistent         # instead of rulings: the incident must be refused
-      message: "a fifth card"     #   ... with this text in the message
+      message: "a card too many"  #   ... with this text in the message
 
 A failure reports what was expected and not given, and what was given and not expected.
 """
