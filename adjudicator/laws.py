@@ -415,10 +415,18 @@ def topic_names() -> list[str]:
     return list(topics()["topics"])
 
 
+def plain_words(words: str) -> str:
+    """Words as the lookups read them: Unicode's compatibility forms made plain (NFKC), so that a
+    word typed in full-width letters (`ＲＥＶＯＫＥ`, as an East Asian keyboard gives it) or with a
+    ligature (`ﬁnesse`, `ﬂoor`, as text copied from a PDF holds it) is the word it shows, not no word
+    (search's tokenizer takes them for other letters: "No law matches"; a topic: "no topic")."""
+    import unicodedata
+    return unicodedata.normalize("NFKC", words)
+
+
 def resolve_topic(words: str) -> str:
     """The topic named (its name, or its name with spaces for hyphens), or a clear error."""
-    import unicodedata       # (full-width letters, ligatures: the name they show, as search reads words)
-    name = "-".join(unicodedata.normalize("NFKC", words).lower().replace("_", " ").replace("-", " ").split())
+    name = "-".join(plain_words(words).lower().replace("_", " ").replace("-", " ").split())
     names = topic_names()
     if name in names:
         return name

@@ -171,22 +171,13 @@ def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
     return conn, info
 
 
-def _compatible(words: str) -> str:
-    """The words as the index reads them: Unicode's compatibility forms made plain (NFKC), so that a
-    word typed in full-width letters (`ＲＥＶＯＫＥ`, as an East Asian keyboard gives it) or with a
-    ligature (`ﬁnesse`, `ﬂoor`, as text copied from a PDF holds it) is the word it shows, not no word
-    (the tokenizer takes them for other letters: "No law matches")."""
-    import unicodedata
-    return unicodedata.normalize("NFKC", words)
-
-
 def nothing_to_search(words: str):
     """The refusal of words that leave nothing to search for (search.search gave no groups): only
     common words (`the`, `what happens`), or no word at all, only signs (`(`, `*`, a playing card
     `🂡`), which were said to be "only common words" too."""
     from .errors import InputError, safe
     shown = safe(" ".join(words.split()), 40)
-    why = "only common words" if any(c.isalnum() for c in _compatible(words)) else "no word in it, only signs"
+    why = "only common words" if any(c.isalnum() for c in laws.plain_words(words)) else "no word in it, only signs"
     return InputError(f"nothing to search for in '{shown}': {why}", file="adjudicator search",
                       hint="name the thing: `adjudicator search lead out of turn`")
 
@@ -198,7 +189,7 @@ def plan(conn, words: str) -> list[list[tuple[str, float]]]:
     A phrase of the synonym table ("face up", "follow suit") makes one group, in which its words
     alone count for PART.
     """
-    toks = _stems(conn, _compatible(words))[0]
+    toks = _stems(conn, laws.plain_words(words))[0]
     stop = {w for (w,) in conn.execute("SELECT word FROM stop")}
     syn: dict[str, list[tuple[str, float]]] = {}
     for k, t, w in conn.execute("SELECT key, term, weight FROM syn"):
