@@ -167,11 +167,7 @@ def _ask_field(p: Prompt, spec: dict, game: str) -> str:
 
 def build(game: str, words: str, p: Prompt) -> dict:
     """The incident (as the format's mapping) from the game, the words and the answers."""
-    known = dict(builder.games())
-    given, game = game, game.strip().lower()      # as the reader reads `game:` (`game: Whist` is whist)
-    if game not in known:
-        raise InputError(f"no game '{given[:40]}' to rule on", "adjudicator ask --game",
-                         hint="choose one of: " + ", ".join(known))
+    game = builder.game_named(game, "adjudicator ask --game")
     table = registry.table(game)
     data = builder.table({"game": game})
     p.say(f"{game}: tell me what happened, one event at a time.")

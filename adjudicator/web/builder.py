@@ -115,15 +115,22 @@ def _listed(text: str) -> str | list[str]:
     return items[0] if len(items) == 1 else items
 
 
+def game_named(given: str, where: str) -> str:
+    """The game a builder is given (the web page's form, `ask --game`), read as the reader reads
+    `game:` (stripped, any case: `Whist` is whist), or refused, quoting what was written."""
+    game = given.strip().lower()
+    known = dict(games())
+    if game not in known:
+        raise InputError(f"no game '{given.strip()[:40]}' to rule on", where,
+                         hint="choose one of: " + ", ".join(known))
+    return game
+
+
 def table(form: dict) -> dict:
     """The incident's table from the first form: game (and code), players, dealer, trump, where
     the account starts. Values are written as given; the reader checks them."""
-    given = (form.get("game") or "").strip()
-    game = given.lower()                  # as the reader reads `game:` (`Whist` is whist)
+    game = game_named(form.get("game") or "", "the incident builder")
     known = dict(games())
-    if game not in known:
-        raise InputError(f"no game '{given[:40]}' to rule on", "the incident builder",
-                         hint="choose one of: " + ", ".join(known))
     data: dict = {"game": game}
     code = (form.get("code") or "").strip()
     if code:
