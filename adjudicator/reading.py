@@ -131,15 +131,20 @@ def _probe(path: str, refuse: Refuse) -> None:
     folder takes a new file is checked now, before any question, by making one and removing it. A
     folder that takes none (/proc/sys/kernel, where `hostname` is a regular file whose writing
     changes the machine's name; a read-only disk) is refused here, not after the interview."""
+    fd, name = _new_file_beside(os.path.realpath(path), refuse)
+    os.close(fd)
+    os.unlink(name)
+
+
+def _new_file_beside(target: str, refuse: Refuse) -> tuple[int, str]:
+    """A new, hidden file in the folder of `target` (open, and its name), or the refusal of a
+    folder that takes none."""
     import tempfile
-    folder = os.path.dirname(os.path.realpath(path)) or "."
     try:
-        fd, name = tempfile.mkstemp(dir=folder, prefix=".adjudicator-", suffix=".tmp")
+        return tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".adjudicator-", suffix=".tmp")
     except OSError as e:
         raise refuse("cannot be written: its folder takes no new file "
                      f"({(e.strerror or 'not a usable folder').lower()})") from None
-    os.close(fd)
-    os.unlink(name)
 
 
 def write_replacing(path: str, text: str, refuse: Refuse) -> None:
@@ -150,7 +155,6 @@ def write_replacing(path: str, text: str, refuse: Refuse) -> None:
     though it looks like one (/proc/version, /proc/sys/kernel/hostname) is never written into. A link
     is followed: the file it names is replaced, the link kept. Nothing blocks (a FIFO put there since
     the check is replaced, never opened)."""
-    import tempfile
     target = os.path.realpath(path)
     try:
         st = os.stat(target)
@@ -158,11 +162,7 @@ def write_replacing(path: str, text: str, refuse: Refuse) -> None:
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=".adjudicator-", suffix=".tmp")
-    except OSError as e:
-        raise refuse("cannot be written: its folder takes no new file "
-                     f"({(e.strerror or 'not a usable folder').lower()})") from None
+    fd, tmp = _new_file_beside(target, refuse)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
