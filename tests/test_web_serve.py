@@ -7,6 +7,8 @@ import socket
 import subprocess
 import sys
 
+import pytest
+
 EXE = os.path.join(os.path.dirname(sys.executable), "adjudicator")
 
 
@@ -86,8 +88,6 @@ def test_slow_and_broken_clients_get_a_json_error_and_cannot_shut_others_out(tmp
             s.close()
         serving.stop(proc)
 
-
-import pytest  # noqa: E402
 
 
 @pytest.mark.parametrize("variable, value, says", [
