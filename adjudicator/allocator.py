@@ -1,4 +1,5 @@
-"""Which memory allocator a long-running process uses: jemalloc where the machine has it.
+"""Which memory allocator a long-running process uses (jemalloc where the machine has it), and how
+often its garbage collector looks (settle_collector, at the end).
 
 clingo's grounding makes and frees a great many small blocks, and the C library's malloc (glibc)
 does poorly at it in a process that rules incident after incident: a third of a warm ruling's time
@@ -77,3 +78,22 @@ def restart_with_jemalloc(argv: list[str]) -> None:
         os.execve(argv[0], argv, env)
     except OSError:
         return                      # (could not start again: go on with the C library's malloc)
+
+
+# The cyclic garbage collector's thresholds for a process that rules incident after incident
+# (gc.set_threshold: objects allocated before the youngest generation is looked at, and collections
+# of each generation before the next older one is). Python's own first threshold, 700, is reached
+# about once a ruling; each time, the ruling's objects still alive are moved a generation up, and
+# every so often the whole heap (the rules' parsed statements, the selection's kept answers:
+# adjudicator/relevance.py) is looked through, 90-140 ms at a time in a process that has ruled a
+# few hundred incidents. With 10,000 that whole look did not come in 570 rulings, and the
+# collector's time fell from 4% of the rulings' to 1% (benchmarks/README.md).
+COLLECTOR_THRESHOLDS = (10_000, 10, 10)
+
+
+def settle_collector() -> None:
+    """Set the garbage collector for a long run of rulings (`adjudicator serve`; benchmarks/bench.py
+    measures the server so). A one-shot command leaves it as it is: it makes too few objects for
+    the collector to matter."""
+    import gc
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)

@@ -818,6 +818,7 @@ def serve(ctx, host, port):
     if adjudicator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
         from . import allocator
         allocator.restart_with_jemalloc([sys.executable, "-m", "adjudicator", *sys.argv[1:]])
+        allocator.settle_collector()
     def go():
         from . import web
         try:

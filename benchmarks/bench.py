@@ -202,6 +202,7 @@ def main():
     from adjudicator import allocator
     if args.malloc == "server":
         allocator.restart_with_jemalloc([sys.executable, os.path.abspath(__file__), *sys.argv[1:]])
+    allocator.settle_collector()        # (as `adjudicator serve` runs, whichever the allocator)
     print(f"the in-process figures' allocator: {allocator.in_use()}"
           + (" (this machine has no jemalloc: `adjudicator serve` runs so too)"
              if args.malloc == "server" and allocator.in_use() == "system" else ""))

@@ -65,6 +65,29 @@ def test_nothing_changes_without_jemalloc_or_when_it_is_in_use(execs, monkeypatc
     assert execs == []
 
 
+def test_the_server_sets_the_collector_for_a_long_run_and_a_command_run_in_a_test_does_not(execs, monkeypatch):
+    """`adjudicator serve` looks for cyclic garbage less often (allocator.settle_collector): a process
+    that rules incident after incident otherwise stops for 90-140 ms at a time to look through the
+    whole heap. A command a test runs in its own process changes nothing of that process."""
+    import gc
+
+    import adjudicator
+    from click.testing import CliRunner
+
+    from adjudicator import cli, web
+    was = gc.get_threshold()
+    monkeypatch.setattr(web, "serve", lambda host, port, echo: None)
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert CliRunner().invoke(cli.main, ["serve"]).exit_code == 0
+        assert gc.get_threshold() == (700, 10, 10)
+        monkeypatch.setattr(adjudicator, "leaves_with_exit", True)
+        assert CliRunner().invoke(cli.main, ["serve"]).exit_code == 0
+        assert gc.get_threshold() == allocator.COLLECTOR_THRESHOLDS != (700, 10, 10)
+    finally:
+        gc.set_threshold(*was)
+
+
 def test_this_process_allocates_with_the_c_library():
     assert allocator.in_use() == ("jemalloc" if "jemalloc" in os.environ.get("LD_PRELOAD", "") else "system")
 
