@@ -19,3 +19,25 @@ def test_the_play_out_is_said_one_short_of_the_game(name, limit):
     result = solved(os.path.join(CASES, name + ".yaml")).result
     [play_out] = [r for r in result["rulings"] if r["remedy"] == "play-out"]
     assert f"up to the score of {limit}, one short of the game" in play_out["text"]
+
+
+def _texts(result):
+    for r in result["rulings"]:
+        yield r["text"]
+        for m in r["may_not_exact"]:
+            yield m.get("reason", "")
+    for f in result["findings"]:
+        yield f["text"]
+
+
+@pytest.mark.parametrize("name, said", [
+    ("17-i-penalties-an-uncut-pack-claimed-before-the-play-begins-is-a-misdeal-and-loses-the-deal",
+     "before the trump is made (no card is turned up here"),
+    ("17-i-penalties-an-uncut-pack-claimed-after-the-first-lead-is-too-late",
+     "the play had begun, the trump made, before the error was claimed"),
+])
+def test_no_trump_card_is_turned_in_the_rulings_on_an_uncut_pack(name, said):
+    """MAKING THE TRUMP: the dealer names the trump suit; no card is turned up (law 17.I's bound)."""
+    texts = list(_texts(solved(os.path.join(CASES, name + ".yaml")).result))
+    assert any(said in t for t in texts)
+    assert not any("trump card" in t for t in texts)
