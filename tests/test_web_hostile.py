@@ -315,3 +315,14 @@ def test_the_builder_reads_the_game_in_any_case_as_the_command_does(client):
     r = client.post("/build", data={"step": "table", "game": "Whist", "dealer": "S"})
     assert r.status_code == 200 and "no game" not in html.unescape(r.text)
     assert "game: whist" in _yaml_of(r.text)
+
+
+# HEAD on a page that is also a form's target (/build, /compare) was read as the form sent empty and
+# answered 400 where GET answers 200. HEAD now answers as GET does, every page, without a body.
+def test_head_answers_as_get_does_on_every_page(client):
+    for url in ["/", "/build", "/compare", "/ask", "/events", "/events/lead", "/law", "/law/whist/24",
+                "/search?q=revoke", "/topic", "/topic/revoke", "/quiz?seed=5", "/quiz/stats",
+                "/compare?example=no-such", "/api/codes", "/api/law/whist/24", "/static/style.css"]:
+        got, head = client.get(url), client.head(url)
+        assert head.status_code == got.status_code, url
+        assert head.content == b"", url

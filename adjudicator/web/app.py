@@ -212,7 +212,7 @@ async def build_page(request: Request):
     from . import builder
     common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
               "seat_words": builder.seat_words(), "groups": builder.event_groups()}
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):      # (HEAD is GET's head: not a form sent)
         return page("build.html", incident="", **common)
     from starlette.exceptions import HTTPException
     try:
@@ -346,7 +346,7 @@ async def topic_page(request: Request):
 
 async def compare_page(request: Request):
     rows = await run_in_threadpool(service.codes)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):      # (HEAD is GET's head: not a form sent)
         ex = _example(request)
         if ex is None:
             return _no_example(request)
