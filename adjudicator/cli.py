@@ -847,8 +847,8 @@ def _usage_json(e: click.exceptions.ClickException) -> None:
         out["file"] = said(ctx.command_path, 80)
     try:
         click.echo(json.dumps({"error": out}, ensure_ascii=False, separators=(",", ":")))
-    except OSError:
-        pass
+    except OSError as e:    # (a full disk, a reader gone: said, exit 1, as for every other output)
+        _output_failed(e)
 
 
 def _null_for_closed_streams() -> None:

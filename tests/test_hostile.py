@@ -620,6 +620,20 @@ def test_a_full_disk_ends_with_a_message_and_a_non_zero_exit(args):
     assert "the output could not be written (no space left on device)" in err
 
 
+# A usage error under --json (`adjudicate --json`, no file) whose JSON line could not be written
+# ended in exit 2 with the usage message alone: the JSON lost without a word. It is now said, exit 1,
+# as every other output that cannot be written.
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["adjudicate", "--json"], ["law", "whist", "--json"], ["serve", "--json"],
+                                  ["codes", "--json", "extra"]])
+def test_a_usage_error_s_json_on_a_full_disk_ends_with_a_message_and_a_non_zero_exit(args):
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([_exe(), *args], stdout=full, stderr=subprocess.PIPE, timeout=30)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "Traceback" not in err
+    assert "the output could not be written (no space left on device)" in err
+
+
 @pytest.mark.parametrize("args", [["codes"], ["adjudicate", CASE]])
 def test_a_closed_standard_output_ends_with_a_message_and_a_non_zero_exit(args):
     r = subprocess.run(["sh", "-c", 'exec "$0" "$@" >&-', _exe(), *args], stderr=subprocess.PIPE, timeout=30)
