@@ -29,6 +29,9 @@ TYPES = {
     "trick": "the number of a trick, 1 to the game's last (whist 13, piquet 12, loo 5, German Whist 26)",
     "bool": "true or false",
     "text": "free text, kept for the reader; the rules never read it",
+    "events": "a list of events, each a one-key mapping `- name: {field: value, ...}` (the Events below)",
+    "unknowns": "a list of facts not known, each a mapping `{event: N, field: F}` or `{order: [N, M]}` "
+                "(docs/unknowns.md)",
     "side-scores": "a mapping of side to number, e.g. {N-S: 3, E-W: 5}",
     "side-games": "a mapping of side to the list of the games it has won, each by its value in points, "
                   "e.g. {N-S: [2], E-W: []}",
@@ -186,8 +189,8 @@ TOP = (
       "players, but ten is the usual number'); without it, ten"),
     F("variations", "variations", "game loo only: the variations of the plain game the company agreed before play "
       "(club-law, unlimited-loo, mixed-loo, five-card-loo, irish-loo); without it, the plain game's rules"),
-    F("events", "text", "what happened, in order: a list of events (below)", required=True),
-    F("unknown", "text", "facts nobody can now establish, each a mapping: `{event: N, field: F}` (optionally "
+    F("events", "events", "what happened, in order: a list of events (below)", required=True),
+    F("unknown", "unknowns", "facts nobody can now establish, each a mapping: `{event: N, field: F}` (optionally "
       "`one-of: [...]`, `~` for 'not so') or `{order: [N, M]}`, events numbered from 1; "
       "the ruling then says what holds whatever they were and what turns on each (docs/unknowns.md)"),
 )

@@ -52,3 +52,12 @@ def test_every_law_an_event_reference_names_exists_in_its_code():
 
 def test_the_games_the_schema_names_are_those_of_the_game_definitions():
     assert list(schema.GAMES) == registry.games()
+
+
+def test_a_top_level_key_read_as_a_list_is_not_said_to_be_free_text():
+    """`adjudicator events events` said `events (top-level key, text, required)`, and the type
+    `text` is 'free text, kept for the reader; the rules never read it': the events and the facts
+    not known are lists the rules read. Every type a key or field names is one the reference explains."""
+    assert schema.TOP_KEYS["events"].type != "text" and schema.TOP_KEYS["unknown"].type != "text"
+    for f in [*schema.TOP, *(g for ev in schema.EVENTS.values() for g in ev.fields)]:
+        assert f.type in schema.TYPES, (f.name, f.type)
