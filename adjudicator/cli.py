@@ -198,7 +198,7 @@ def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, di
             text, result = cond
             if not no_story:
                 result["story"] = _story(inc)
-                text = (_story_text(result["story"]) + "\n" + text) if text else text
+                text = _story_above(result, text) if text else text
             return text, "", 0, (result if as_json else None)
         if isinstance(solution, Exception):
             raise solution
@@ -218,9 +218,7 @@ def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, di
     out = ""
     if show_facts:
         out += "Facts the rules saw:\n" + "".join(f"  {f}.\n" for f in result["facts"]) + "\n"
-    if not no_story:
-        out += _story_text(result["story"]) + "\n"
-    return out + render.ruling_text(result, inc.players) + "\n", "", 0, None
+    return out + _story_above(result, render.ruling_text(result, inc.players)) + "\n", "", 0, None
 
 
 @main.command()
@@ -266,6 +264,14 @@ def _story(inc) -> str:
 def _story_text(story: str) -> str:
     from .render import _wrap
     return "\n".join(_wrap(story, "What happened: ", "  ")) + "\n"
+
+
+def _story_above(result: dict, text: str) -> str:
+    """The ruling's text with the story above it: none asked (--no-story), or nothing to tell (an
+    account with no event and no table), and the text alone, never a `What happened:` with nothing
+    after it. The web page's terminal text is made by this too."""
+    story = result.get("story")
+    return (_story_text(story) + "\n" + text) if story else text
 
 
 @main.command()

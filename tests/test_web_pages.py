@@ -316,3 +316,18 @@ def test_the_builder_takes_the_seats_and_events_of_the_chosen_game(client):
     assert r.status_code == 400 and "piquet has no seat N" in r.text
     r = client.post("/build", data={"step": "table", "game": "whist", "dealer": "S"})
     assert 'value="call"' not in r.text and 'value="renounce"' in r.text
+
+
+# The page's terminal text left out the story of an incident with facts not known (the command prints
+# it above the conditional ruling), and the command printed `What happened:` with nothing after it
+# for an account with no event and no table (the page, rightly, printed nothing). Both are now the
+# command's output exactly.
+@pytest.mark.parametrize("data", [open(UNKNOWN, "rb").read(),
+                                  b"game: whist\nevents: []\n", b"game: piquet\nevents: []\n"])
+def test_the_terminal_text_on_the_page_is_the_command_s_output(client, data):
+    r = client.post("/rule", files={"incident": (None, data.decode())})
+    assert r.status_code == 200
+    rc, terminal = cli("adjudicate", "-", stdin=data)
+    assert rc == 0 and "What happened: \n" not in terminal and not terminal.startswith("What happened:\n")
+    m = re.search(r'<details class="terminal">.*?<pre>(.*?)</pre>', r.text, re.S)
+    assert html.unescape(m.group(1)).strip() == terminal.strip()

@@ -99,10 +99,9 @@ def terminal_text(result: dict, data: bytes) -> str:
     """The ruling as `adjudicator adjudicate -` prints it, story first."""
     from .. import cli, render, unknowns
     inc = incident_of(data)
-    story = cli._story_text(result["story"]) + "\n" if result.get("story") else ""
     if "unknowns" in result:
-        return unknowns.text(result, inc.players)
-    return story + render.ruling_text(result, inc.players)
+        return cli._story_above(result, unknowns.text(result, inc.players))
+    return cli._story_above(result, render.ruling_text(result, inc.players))
 
 
 def compare(data: bytes, codes: str | None) -> dict:
