@@ -255,6 +255,8 @@ class Reader:
                 if is_key:
                     self._key(parent, ev, loader)
                     continue
+                if ev.value == "" and ev.implicit[0] and parent is not None and isinstance(parent.y.value, dict):
+                    self._nothing_written(stack, ev)
                 y = Y(self._scalar(ev, loader, stack), line, col, ev.value)
             else:
                 if is_key:
@@ -277,6 +279,34 @@ class Reader:
                 parent.key = None
             if not isinstance(ev, yaml.ScalarEvent):
                 stack.append(_Frame(y, name))
+
+    # Keys a value may be left off: the free text of the top (a case's `name`, a `note`) and an event
+    # written without fields (`- deal:`).
+    _MAY_BE_EMPTY = frozenset({"note", "name", "expected"})
+
+    def _nothing_written(self, stack: list[_Frame], ev) -> None:
+        """A key with nothing after its colon (`dealer:`): said so, where an empty value is not a
+        value, rather than quoted as '' in a sentence saying it is not a seat or not a game."""
+        key = stack[-1].key.value
+        if len(stack) == 1 and key in self._MAY_BE_EMPTY:
+            return
+        if len(stack) == 3 and stack[1].name == "events" and stack[-1].name is None:
+            return          # the event's own name: `- deal:` is the event with no fields
+        path = self._path(stack)
+        raise self.err(f"{shown(path)}: nothing is written after the colon", ev,
+                       f"write the value after `{shown(key)}:`" + ("" if self._required(stack, key)
+                                                                   else ", or leave the key out"))
+
+    @staticmethod
+    def _required(stack: list[_Frame], key: str) -> bool:
+        """Whether the key may not be left out: `game`, `events`, an event's required field."""
+        if len(stack) == 1:
+            f = schema.TOP_KEYS.get(key)
+        elif len(stack) == 4 and stack[1].name == "events" and stack[-1].name in schema.EVENTS:
+            f = next((g for g in schema.EVENTS[stack[-1].name].fields if g.name == key), None)
+        else:
+            return False
+        return bool(f and f.required)
 
     def _key(self, frame: _Frame, ev, loader) -> None:
         if loader.resolve(yaml.ScalarNode, ev.value, ev.implicit) == "tag:yaml.org,2002:merge":
