@@ -46,7 +46,8 @@ def candidates(inc: incident.Incident) -> list[dict]:
         unsaid = (["holding"] if ev.name == "renounce" and "holding" not in ev.fields and "void" not in ev.fields
                   else [])
         unsaid += [f.name for f in spec.fields
-                   if f.type == "bool" and f.name not in ev.fields and (ev.name, f.name) not in _NOT_ASKED]
+                   if f.type == "bool" and f.name not in ev.fields and (ev.name, f.name) not in _NOT_ASKED
+                   and incident.field_of_game(ev.name, f.name, inc.game)]
         if unsaid:
             out.append({"event": ev.index, "field": unsaid[0]})
     return out[: unknowns.MAX_UNKNOWNS]

@@ -1225,6 +1225,18 @@ def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
     return seats
 
 
+# Fields of an event that one game's laws give it and no other's: (event, field) -> (the game, its
+# law). Written in another game's incident they are refused; an interview never asks them there, nor
+# may an incident leave them `unknown` (adjudicator/ask.py, adjudicator/unknowns.py).
+GAME_ONLY_FIELDS = {("deal", "out-of-turn"): ("piquet", "law 16")}
+
+
+def field_of_game(event: str, field: str, game: str) -> bool:
+    """Whether `field` of the event `event` may be told in an incident of `game`."""
+    only = GAME_ONLY_FIELDS.get((event, field))
+    return only is None or only[0] == game
+
+
 def parse_events(ck: Checker, y: Y) -> list[Event]:
     if not isinstance(y.value, list):
         raise ck.err(y, "events: expected a list, one '- name: {fields}' item per event",
@@ -1312,10 +1324,12 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
             if fields.get("pack") == "wrong":
                 raise ck.err(body_map["pack"], "deal.pack: `wrong` is piquet's (law 15: not the pack for this "
                              f"deal), not {ck.game}'s", "write whose pack it was: `pack: own` or `pack: adversaries`")
-            if "out-of-turn" in fields:
-                raise ck.err(body_map["out-of-turn"], f"deal.out-of-turn is piquet's (law 16), not {ck.game}'s: "
-                             "a deal out of turn is told by who dealt", "write `deal: {by: SEAT}` with the seat "
-                             "that dealt; the dealer's seat is the top-level `dealer`")
+            for fname in fields:
+                if not field_of_game(name, fname, ck.game):
+                    owner, law = GAME_ONLY_FIELDS[(name, fname)]
+                    raise ck.err(body_map[fname], f"{name}.{fname} is {owner}'s ({law}), not {ck.game}'s: "
+                                 "a deal out of turn is told by who dealt", "write `deal: {by: SEAT}` with the seat "
+                                 "that dealt; the dealer's seat is the top-level `dealer`")
         if name == "consult" and len({ck.table.side_of(x) for x in fields["by"]}) > 1:
             raise ck.err(body_map["by"], f"consult: {' and '.join(fields['by'])} are not partners: partners "
                          "consult, adversaries do not", "write the side that consulted, e.g. by: N-S")

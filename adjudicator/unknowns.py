@@ -30,7 +30,7 @@ from clingo import Function, Number
 from . import engine, registry, ruling, schema
 from . import facts as factmod
 from .errors import InconsistentIncident, InputError, InternalError
-from .incident import Checker, Incident, Y, shown
+from .incident import GAME_ONLY_FIELDS, Checker, Incident, Y, field_of_game, shown
 
 MAX_UNKNOWNS = 12
 MAX_ALTERNATIVES = 13
@@ -157,6 +157,12 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
         raise ck.err(m["field"], f"unknown.field: '{shown(m['field'])}' is not a field of the event '{ev.name}' "
                      f"(event {n}, line {ev.line})",
                      f"its fields: {', '.join(x.name for x in spec.fields)}")
+    if not field_of_game(ev.name, fname, inc.game):
+        owner, law = GAME_ONLY_FIELDS[(ev.name, fname)]
+        raise ck.err(m["field"], f"unknown.field: `{fname}` of the event '{ev.name}' (event {n}, line {ev.line}) "
+                     f"is {owner}'s ({law}), not {inc.game}'s: it cannot be unknown here",
+                     f"its fields at {inc.game}: "
+                     + ", ".join(x.name for x in spec.fields if field_of_game(ev.name, x.name, inc.game)))
     if f.type == "text" and not f.choices:
         raise ck.err(m["field"], f"unknown.field: `{fname}` is free text, which the rules never read",
                      "name a field the rules read")
