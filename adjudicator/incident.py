@@ -1228,7 +1228,10 @@ def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
 # Fields of an event that one game's laws give it and no other's: (event, field) -> (the game, its
 # law). Written in another game's incident they are refused; an interview never asks them there, nor
 # may an incident leave them `unknown` (adjudicator/ask.py, adjudicator/unknowns.py).
-GAME_ONLY_FIELDS = {("deal", "out-of-turn"): ("piquet", "law 16")}
+# Each: (the game, its law, how another game's incident tells it, the fix).
+GAME_ONLY_FIELDS = {("deal", "out-of-turn"): ("piquet", "law 16", "a deal out of turn is told by who dealt",
+                                              "write `deal: {by: SEAT}` with the seat that dealt; the dealer's "
+                                              "seat is the top-level `dealer`")}
 
 
 def field_of_game(event: str, field: str, game: str) -> bool:
@@ -1318,18 +1321,17 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
             raise ck.err(body_map["count"], f"leave-cards.count: the elder hand leaves {fields['count']} cards, "
                          "but his part of the stock is five (law 27: the elder hand's five, the younger "
                          "hand's three)", "give how many of his five he leaves, 1 to 5")
-        # piquet's words for a deal (laws 15, 16) said of another game, where whose pack it was
-        # and whose turn it was are told otherwise
+        # piquet's words for a deal (law 15's wrong pack; law 16's deal out of turn, in
+        # GAME_ONLY_FIELDS) said of another game, where whose pack it was and whose turn it was are
+        # told otherwise
         if name == "deal" and ck.game != "piquet":
             if fields.get("pack") == "wrong":
                 raise ck.err(body_map["pack"], "deal.pack: `wrong` is piquet's (law 15: not the pack for this "
                              f"deal), not {ck.game}'s", "write whose pack it was: `pack: own` or `pack: adversaries`")
-            for fname in fields:
-                if not field_of_game(name, fname, ck.game):
-                    owner, law = GAME_ONLY_FIELDS[(name, fname)]
-                    raise ck.err(body_map[fname], f"{name}.{fname} is {owner}'s ({law}), not {ck.game}'s: "
-                                 "a deal out of turn is told by who dealt", "write `deal: {by: SEAT}` with the seat "
-                                 "that dealt; the dealer's seat is the top-level `dealer`")
+        for fname in fields:
+            if not field_of_game(name, fname, ck.game):
+                owner, law, told, fix = GAME_ONLY_FIELDS[(name, fname)]
+                raise ck.err(body_map[fname], f"{name}.{fname} is {owner}'s ({law}), not {ck.game}'s: {told}", fix)
         if name == "consult" and len({ck.table.side_of(x) for x in fields["by"]}) > 1:
             raise ck.err(body_map["by"], f"consult: {' and '.join(fields['by'])} are not partners: partners "
                          "consult, adversaries do not", "write the side that consulted, e.g. by: N-S")

@@ -158,7 +158,7 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
                      f"(event {n}, line {ev.line})",
                      f"its fields: {', '.join(x.name for x in spec.fields)}")
     if not field_of_game(ev.name, fname, inc.game):
-        owner, law = GAME_ONLY_FIELDS[(ev.name, fname)]
+        owner, law = GAME_ONLY_FIELDS[(ev.name, fname)][:2]
         raise ck.err(m["field"], f"unknown.field: `{fname}` of the event '{ev.name}' (event {n}, line {ev.line}) "
                      f"is {owner}'s ({law}), not {inc.game}'s: it cannot be unknown here",
                      f"its fields at {inc.game}: "
