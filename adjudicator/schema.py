@@ -611,7 +611,7 @@ event("point-out-no-cut", G, "A player points out to the dealer that the pack wa
       "(rules 8, 9).",
       [BY], "- point-out-no-cut: {by: p4}", [])
 event("finish-deal", G, "The deal is finished: every player has received his cards (poker: five, rule 17; "
-      "Boston and Cayenne: the last card is dealt, 16.boston-cayenne).",
+      "Boston, Boston de Fontainebleau and Cayenne: the last card is dealt, 16.boston-cayenne).",
       [BY_OPT_DEALER], "- finish-deal: {}", [])
 event("dealer-exposes", G, "The dealer, while dealing, accidentally exposes a card (rule 11).",
       [BY_OPT_DEALER, CARD_OPT, F("to", "seat", "the player to whom it is dealt", required=True)],
@@ -686,8 +686,9 @@ EVENT_GAMES["accept"] = frozenset({"french-boston"})     # Solo Whist's acceptor
 ONLY_FOR.update({e: "boston" for e in EVENT_GAMES})      # (the game its example is written in)
 ONLY_FOR["accept"] = "french-boston"
 # The end of the deal, marked where a law turns on it: poker's rule 17, and in Boston and Cayenne,
-# where no trump card is turned in the deal, 16.boston-cayenne's "before the last card is dealt".
-EVENT_GAMES["finish-deal"] = frozenset({"poker", "boston", "cayenne"})
+# where no trump card is turned in the deal, 16.boston-cayenne's "before the last card is dealt";
+# Boston de Fontainebleau, which turns none either, takes it with Boston's laws.
+EVENT_GAMES["finish-deal"] = frozenset({"poker", "boston", "cayenne", "boston-de-fontainebleau"})
 TOP_KEYS: dict[str, Field] = {f.name: f for f in TOP}
 GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 
