@@ -430,7 +430,10 @@ def _check_one(args, outcome=None) -> tuple[str, dict]:
 
 
 def _canonical_ident(laws, code: str, ident: str) -> str:
-    """A law, clause or exception as the code writes it, whatever the case typed (17.ii, 24.BOSTON)."""
+    """A law, clause or exception as the code writes it, whatever the case typed (17.ii, 24.BOSTON)
+    and whatever spaces stand beside its dot (`17. II`, `24 .boston`)."""
+    import re
+    ident = re.sub(r"\s*\.\s*", ".", ident.strip())
     ids: dict[str, str] = {}
     for law in laws.book(code)["laws"]:
         ids[str(law["id"]).lower()] = str(law["id"])

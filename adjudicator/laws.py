@@ -50,6 +50,14 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
         raise InputError(f"law {head} of {code} has no clause '{safe(clause, 40)}'", file="adjudicator law",
                          hint=hint)
     ids = list(laws)
+    named = {f"{law['id']}.{c['id']}".lower(): f"{law['id']}.{c['id']}"
+             for law in laws.values() for c in law.get("clauses") or []}
+    named |= {str(ex["id"]).lower(): str(ex["id"]) for law in laws.values() for ex in law.get("exceptions") or []}
+    dotted = named.get(re.sub(r"\s+", ".", ident).lower())
+    if dotted:      # `17 II`, `24 boston`: a clause or an exception is named after a dot, not a space
+        raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
+                         hint=f"a clause or an exception is written after its law's number with a dot: "
+                              f"`adjudicator law {code} {dotted}`")
     import difflib
     close = difflib.get_close_matches(ident, ids, n=1)
     numbered = sorted(int(i) for i in ids if i.isdigit())

@@ -1086,3 +1086,19 @@ def test_a_number_chosen_is_ascii_digits_within_its_range():
     assert reading.chosen_number("4", 1, 3) is None and reading.chosen_number("", 0, 9) is None
     for written in ("²", "١", "\U0001d7d1", "-1", "+1", " 1", "1.0", "9" * 5000):
         assert reading.chosen_number(written, 0, 10**20) is None, written
+
+
+# --- host7 ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("written", ["17. II", "17 .ii", " 17 . II "])
+def test_spaces_beside_a_clauses_dot_name_the_same_clause(written):
+    """`law whist "17. II"` said law 17 had no clause ' II'."""
+    r = CliRunner().invoke(main, ["law", "whist", written, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["clause"] == "II"
+
+
+@pytest.mark.parametrize("written, fix", [("17 II", "17.II"), ("17 ii", "17.II"), ("24 boston", "24.boston")])
+def test_a_clause_named_after_a_space_is_refused_with_the_dot(written, fix):
+    r = CliRunner().invoke(main, ["law", "whist", written])
+    assert r.exit_code == 2 and f"has no law '{written}'" in r.stderr
+    assert f"with a dot: `adjudicator law american-1893 {fix}`" in r.stderr, r.stderr
