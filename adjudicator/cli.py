@@ -147,21 +147,30 @@ def _in_batches(fn_many, items: list, jobs: int):
         yield from results
 
 
+def _starting(words, incomplete: str) -> list[str]:
+    """The words that begin with what was typed, in any case, as the commands read a code, a game or
+    an event name in any case (`law WHIST 24`, `events LEAD`)."""
+    typed = incomplete.lower()
+    return [w for w in words if w.lower().startswith(typed)]
+
+
 def _complete_codes(ctx, param, incomplete):
-    """TAB completion of a code or a game's name (rules/codes.yaml only: no clingo, no YAML incident)."""
+    """TAB completion of a code or a game's name (rules/codes.yaml only: no clingo, no YAML incident);
+    in a comma-separated list (`compare --codes american-1893,eng`), of its last item."""
     from . import registry
     words = [c for g in registry.games() for c in registry.codes_of(g)] + registry.games()
-    return [w for w in words if w.startswith(incomplete)]
+    before, comma, last = incomplete.rpartition(",")
+    return [before + comma + w for w in _starting(words, last)]
 
 
 def _complete_games(ctx, param, incomplete):
     from . import registry
-    return [g for g in registry.games() if g.startswith(incomplete)]
+    return _starting(registry.games(), incomplete)
 
 
 def _complete_events(ctx, param, incomplete):
     from . import schema
-    return [w for w in list(schema.EVENTS) + list(schema.TOP_KEYS) if w.startswith(incomplete)]
+    return _starting(list(schema.EVENTS) + list(schema.TOP_KEYS), incomplete)
 
 
 JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(0, 256),

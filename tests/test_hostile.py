@@ -1102,3 +1102,14 @@ def test_a_clause_named_after_a_space_is_refused_with_the_dot(written, fix):
     r = CliRunner().invoke(main, ["law", "whist", written])
     assert r.exit_code == 2 and f"has no law '{written}'" in r.stderr
     assert f"with a dot: `adjudicator law american-1893 {fix}`" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("words, cword, expect", [
+    ("adjudicator law WH", "2", "whist"), ("adjudicator events LEA", "2", "lead"),
+    ("adjudicator ask --game PIQ", "3", "piquet"), ("adjudicator quiz --code Amer", "3", "american-1893"),
+    ("adjudicator compare x.yaml --codes american-1893,ENG", "4", "american-1893,english-1864")])
+def test_shell_completion_matches_in_any_case_as_the_commands_read_codes_and_events(words, cword, expect):
+    """The commands take `law WHIST 24`, `events LEAD`; TAB completed only what was typed in lower case."""
+    r = CliRunner().invoke(main, [], prog_name="adjudicator",
+                           env={"_ADJUDICATOR_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": cword})
+    assert f"plain,{expect}" in r.output.splitlines(), r.output
