@@ -185,7 +185,7 @@ def _parse_answer(line: str, alts: list) -> int | None | str:
 def save_refusal(target: str):
     """What refuses a file --save cannot be: the file named short and escaped, and the fix."""
     def refuse(what: str) -> InputError:
-        return InputError(f"cannot save the incident: '{reading.path_shown(target)}' {what}", "adjudicator ask --save",
+        return InputError(f"cannot save the incident: {reading.path_quoted(target)} {what}", "adjudicator ask --save",
                           hint="name a new file, or a regular file to replace, in a folder that exists (--save FILE)")
     return refuse
 

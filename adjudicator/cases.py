@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from . import engine, incident, registry, ruling
 from .errors import AdjudicatorError, InconsistentIncident, InputError, safe
 from .incident import Y
+from .reading import path_shown
 
 SEAT_KEYS = ("may_exact", "against", "in_favour_of", "exacted_by")
 OPTIONAL = ("status", "against", "in_favour_of", "exacted_by")
@@ -375,5 +376,6 @@ def find(paths) -> list[str]:
         elif os.path.lexists(p):
             out.append(p)
         else:
-            raise UsageError(f"no file or folder '{safe(p, 80)}'", hint="give case files or folders that exist")
+            raise UsageError(f"no file or folder '{path_shown(p, incident.PATH_SHOWN)}'" if p else
+                             "an empty argument names no file or folder", hint="give case files or folders that exist")
     return out

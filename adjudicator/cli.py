@@ -316,7 +316,7 @@ def ask(ctx, args, game, answers, save, as_json):
         fh = None
         if answers is not None:     # (`--answers ''` is refused, not standard input) a regular file, opened without blocking: a FIFO or /dev/zero is refused at once
             fh = reading.open_to_read(answers, lambda what: InputError(
-                f"cannot read the answers: '{reading.path_shown(answers)}' {what}", "adjudicator ask --answers",
+                f"cannot read the answers: {reading.path_quoted(answers)} {what}", "adjudicator ask --answers",
                 hint="give a regular file with one answer a line (an empty one: \"I don't know\" to every question)"),
                 lambda line: InputError(
                     "the answers are not UTF-8 text (a UTF-16 or Latin-1 file, or a NUL byte)", answers, line,
@@ -442,7 +442,7 @@ def _canonical_ident(laws, code: str, ident: str) -> str:
     """A law, clause or exception as the code writes it, whatever the case typed (17.ii, 24.BOSTON)
     and whatever spaces stand beside its dot (`17. II`, `24 .boston`)."""
     import re
-    ident = re.sub(r"\s*\.\s*", ".", ident.strip())
+    compact = re.sub(r" *\. *", ".", ident.strip())
     ids: dict[str, str] = {}
     for law in laws.book(code)["laws"]:
         ids[str(law["id"]).lower()] = str(law["id"])
@@ -450,7 +450,7 @@ def _canonical_ident(laws, code: str, ident: str) -> str:
             ids[f"{law['id']}.{c['id']}".lower()] = f"{law['id']}.{c['id']}"
         for ex in law.get("exceptions") or []:
             ids[str(ex["id"]).lower()] = str(ex["id"])
-    return ids.get(ident.strip().lower(), ident)
+    return ids.get(compact.lower(), ident)
 
 
 @main.command()
@@ -619,7 +619,8 @@ def events(ctx, name, markdown, as_json):
                 from .errors import InputError
                 from .incident import shown, suggest
                 close = suggest(name.strip().lower(), list(schema.EVENTS) + list(schema.TOP_KEYS))
-                raise InputError(f"no event or key '{shown(name)}'", "adjudicator events",
+                raise InputError(f"no event or key '{shown(name)}'" if name else
+                                 "no event or key is named: the argument is empty", "adjudicator events",
                                  hint=(f"did you mean '{close}'? " if close else "") + "`adjudicator events` lists them")
             if ev is None:
                 data = {"key": top.name, "type": top.type, "doc": top.doc, "required": top.required}
@@ -849,7 +850,8 @@ def serve(ctx, host, port):
             hint = ("give --host an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
                     "(every address)") if isinstance(e, socket.gaierror) or e.errno == 99 else \
                 "choose another --port, or stop what is using this one"
-            raise InputError(f"cannot listen on {safe(host, 40)}:{port}: {(e.strerror or str(e)).lower()}", "adjudicator serve",
+            raise InputError(f"cannot listen on {safe(host, 40)}:{port}: {(e.strerror or str(e)).lower()}" if host else
+                             f"--host is empty: it names no address to listen on", "adjudicator serve",
                              hint=hint)
         return 0
     _run(ctx.obj["debug"], go)

@@ -39,7 +39,8 @@ def wanted(codes: str | None, path: str, stdin_text: str | None = None) -> list[
     out = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes")
                              for c in codes.split(",") if c.strip()))
     if not out:
-        raise InputError(f"--codes is '{incident.shown(codes)}', which names no code", "adjudicator compare",
+        raise InputError(f"--codes is '{incident.shown(codes)}', which names no code" if codes else
+                         "--codes is empty: it names no code", "adjudicator compare",
                          hint="give the codes separated by commas, e.g. --codes american-1893,english-1864, "
                               "or leave --codes out for every code of the incident's game")
     for c in out:

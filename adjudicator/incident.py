@@ -451,6 +451,18 @@ def read_stdin() -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
+PATH_SHOWN = 100     # a path that cannot be opened is quoted by its last 100 characters
+
+
+def _path_named(path: str) -> str:
+    """A path as a refusal to open it names it: whole up to PATH_SHOWN characters, else by its end
+    (the file's own name; reading.path_shown), made safe; quoted when spaces at an end would not
+    show."""
+    from .reading import path_shown
+    shown = path_shown(path, PATH_SHOWN)
+    return shown if path == path.strip() else f"'{shown}'"
+
+
 def _read_file(path: str, name: str) -> bytes:
     """A regular file's bytes. Opened without blocking and checked with fstat before any read:
     a FIFO, a device (/dev/zero, /dev/urandom, a terminal) or a directory is refused at once."""
@@ -503,8 +515,11 @@ def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, 
     else:
         # as messages print it: escaped, one line; an empty path, or one with spaces at an end (' ',
         # 'case.yaml '), quoted, else the spaces would not show (': no such file')
-        name = safe(path) if path and path == path.strip() else f"'{safe(path)}'"
-        data = _read_file(path, name)
+        if not path:    # (`adjudicate ''`: said so, not "'': no such file")
+            raise InputError("an empty argument names no incident file", "adjudicator",
+                             hint="give the incident file's path (or '-' to read standard input)")
+        name = safe(path) if path == path.strip() else f"'{safe(path)}'"
+        data = _read_file(path, _path_named(path))
     if len(data) > MAX_BYTES:
         raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,
                          hint="is this the right file?")

@@ -53,7 +53,7 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
     named = {f"{law['id']}.{c['id']}".lower(): f"{law['id']}.{c['id']}"
              for law in laws.values() for c in law.get("clauses") or []}
     named |= {str(ex["id"]).lower(): str(ex["id"]) for law in laws.values() for ex in law.get("exceptions") or []}
-    dotted = named.get(re.sub(r"\s+", ".", ident).lower())
+    dotted = named.get(re.sub(r" +", ".", ident).lower())
     if dotted:      # `17 II`, `24 boston`: a clause or an exception is named after a dot, not a space
         raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
                          hint=f"a clause or an exception is written after its law's number with a dot: "
@@ -440,9 +440,10 @@ def resolve_topic(words: str) -> str:
         return name
     import difflib
     near = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-    near += [n for n in names if n not in near and name.replace("-", " ") in
+    near += [n for n in names if name and n not in near and name.replace("-", " ") in
              f"{topics()['topics'][n]['title']} {topics()['topics'][n].get('words', '')}".lower()][:5 - len(near)]
-    raise InputError(f"no topic '{safe(words, 40)}'", file="adjudicator topic",
+    raise InputError(f"no topic '{safe(words, 40)}'" if words else "no topic is named: the argument is empty",
+                     file="adjudicator topic",
                      hint=(f"did you mean {', '.join(near)}? " if near else "") + "`adjudicator topic` lists them")
 
 

@@ -489,7 +489,8 @@ def refuse_empty(code: str | None, topic: str | None, law: str | None, kind: str
     never taken for the filter left out (None): it drew questions of every kind."""
     for flag, given in (("--code", code), ("--topic", topic), ("--law", law), ("--kind", kind)):
         if given is not None and not given.strip():
-            raise InputError(f"{flag} is '{safe(given, QUOTE)}', which names nothing", file="adjudicator quiz",
+            raise InputError(f"{flag} is '{safe(given, QUOTE)}', which names nothing" if given else
+                             f"{flag} is empty: it names nothing", file="adjudicator quiz",
                              hint=f"give {flag} a value (`adjudicator quiz --help`), or leave it out")
 
 
@@ -773,7 +774,8 @@ def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
     """Write OUT.md and OUT.html (both paths checked before either is written); return their names."""
     md, html = f"{out}.md", f"{out}.html"
     if not os.path.basename(out).strip():       # '', 'club/', ' ': the sheet would be a hidden '.md'
-        raise InputError(f"'{safe(out, QUOTE)}' names a folder or nothing, not a file",
+        raise InputError(f"'{safe(out, QUOTE)}' names a folder or nothing, not a file" if out else
+                         "it is empty: it names no file",
                          file="adjudicator quiz --out",
                          hint="give the sheet's name without .md and .html, e.g. --out club/quiz-sheet")
     texts = {md: sheet_markdown(questions, seed), html: sheet_html(questions, seed)}

@@ -92,9 +92,14 @@ def unreadable(where: str, last: str) -> str:
 
 # --- files named for answers or for output ------------------------------------------------------
 
-def path_shown(path: str) -> str:
+def path_shown(path: str, limit: int = QUOTE) -> str:
     """A path quoted short by its end (the file's own name, which says which it is), made safe."""
-    return safe(path) if len(path) <= QUOTE else "..." + safe(path[-QUOTE:])
+    return safe(path) if len(path) <= limit else "..." + safe(path[-limit:])
+
+
+def path_quoted(path: str) -> str:
+    """A path as a sentence names it: quoted ('...tail', path_shown), or, given empty, said so."""
+    return f"'{path_shown(path)}'" if path else "an empty argument"
 
 
 Refuse = Callable[[str], Exception]       # what is said of the path ("is not a regular file") -> the error
@@ -204,6 +209,8 @@ def open_to_read(path: str, refuse: Refuse, not_text: Callable[[int], Exception]
     With `not_text` (line number -> the error), what is read must be UTF-8 text, as an incident
     file must: a UTF-16 file, a Latin-1 one or a NUL byte is refused at the line it is found on,
     never taken for answers nobody wrote (a UTF-8 byte order mark at its start is passed over)."""
+    if not path:        # (`--answers ''`: not standard input, and not "'' cannot be read")
+        raise refuse("names no file")
     fh = os.fdopen(_open_regular(path, os.O_RDONLY, "read", refuse), "rb")
     return fh if not_text is None else _Utf8Lines(fh, not_text)
 

@@ -119,7 +119,8 @@ def resolve_code(name: str, command: str = "adjudicator") -> str:
     known = [c for game in g for c in g[game]["codes"]] + list(g)
     from .incident import shown, suggest
     close = suggest(word, known)
-    raise UnknownCode(f"unknown code or game '{shown(name)}'", command,
+    raise UnknownCode(f"unknown code or game '{shown(name)}'" if name != "" else
+                      "no code or game is named: the argument is empty", command,
                       hint=(f"did you mean '{close}'? " if close else "")
                       + "a code (`adjudicator codes` lists them) or a game's name for its default code")
 

@@ -439,7 +439,7 @@ def test_law_points_a_clause_that_is_another_codes_law_to_that_code():
 
 
 @pytest.mark.parametrize("args, said", [
-    (["events", ""], "no event or key ''"),
+    (["events", ""], "no event or key is named: the argument is empty"),
     (["compare", "--codes", "american-1893,,american-1893", "cases/whist/american-1893/28-renounce-by-a-player-holding-none-of-the-suit-is-no-revoke.yaml"],
      "names one code (american-1893): a comparison needs two or more"),
 ])
@@ -449,7 +449,9 @@ def test_an_empty_or_single_choice_is_refused_not_read_as_all(args, said):
 
 
 def test_an_empty_path_is_named_in_its_message():
-    """`adjudicator adjudicate ''` said ": no such file", naming no file: the empty path is quoted."""
+    """`adjudicator adjudicate ''` said ": no such file", naming no file, then "'': no such file":
+    an empty argument is said to be one, with the fix."""
     r = run("adjudicate", "--json", "")
-    assert r.exit_code == 2 and r.stderr.startswith("'': no such file"), r.stderr
-    assert json.loads(r.stdout)["error"]["file"] == "''"
+    assert r.exit_code == 2 and r.stderr == ("adjudicator: an empty argument names no incident file\n"
+                                             "  hint: give the incident file's path (or '-' to read standard input)\n")
+    assert json.loads(r.stdout)["error"]["file"] == "adjudicator"

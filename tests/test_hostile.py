@@ -579,7 +579,7 @@ def test_a_file_name_cannot_forge_a_line_or_clear_the_screen(tmp_path):
 # `adjudicate ' '` said ": no such file", and `adjudicate 'case.yaml '` "case.yaml : no such file": the
 # name as written did not show (an empty one was quoted, '': no such file). Now quoted too.
 @pytest.mark.parametrize("path, said", [(" ", "' ': no such file"), ("i.yaml ", "'i.yaml ': no such file"),
-                                        ("\ti.yaml", "'\\ti.yaml': no such file"), ("", "'': no such file")])
+                                        ("\ti.yaml", "'\\ti.yaml': no such file")])
 def test_a_file_name_with_spaces_at_an_end_is_quoted_so_that_they_show(tmp_path, monkeypatch, path, said):
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["adjudicate", path])
@@ -977,14 +977,15 @@ def test_a_save_given_empty_is_refused_before_any_question_not_taken_as_the_defa
     file named by a space)."""
     (tmp_path / "answers.txt").write_text("1\n")
     r = cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", save)
-    refused(*r, message=f"adjudicator ask --save: cannot save the incident: '{save}' names no file")
+    said = f"'{save}'" if save else "an empty argument"
+    refused(*r, message=f"adjudicator ask --save: cannot save the incident: {said} names no file")
     assert "Did " not in r[1] and not os.path.exists(" ")
 
 
 def test_answers_given_empty_are_refused_not_read_from_standard_input(tmp_path):
     """`--answers ''` read the answers from standard input as if it had been left out."""
     r = cli("ask", ASKED, "--answers", "", "--save", str(tmp_path / "s.yaml"))
-    refused(*r, message="adjudicator ask --answers: cannot read the answers: '' cannot be read")
+    refused(*r, message="adjudicator ask --answers: cannot read the answers: an empty argument names no file")
     assert not (tmp_path / "s.yaml").exists()
 
 
@@ -1113,3 +1114,38 @@ def test_shell_completion_matches_in_any_case_as_the_commands_read_codes_and_eve
     r = CliRunner().invoke(main, [], prog_name="adjudicator",
                            env={"_ADJUDICATOR_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": cword})
     assert f"plain,{expect}" in r.output.splitlines(), r.output
+
+
+@pytest.mark.parametrize("args, said", [
+    (["adjudicate", ""], "adjudicator: an empty argument names no incident file"),
+    (["compare", ""], "adjudicator: an empty argument names no incident file"),
+    (["ask", ""], "adjudicator: an empty argument names no incident file"),
+    (["check", ""], "adjudicator: an empty argument names no file or folder"),
+    (["law", "", "24"], "adjudicator law: no code or game is named: the argument is empty"),
+    (["search", "revoke", "--code", ""], "adjudicator search --code: no code or game is named: the argument is empty"),
+    (["search", ""], "adjudicator search: nothing to search for: the words are empty"),
+    (["topic", ""], "adjudicator topic: no topic is named: the argument is empty"),
+    (["compare", CASE, "--codes", ""], "adjudicator compare: --codes is empty: it names no code"),
+    (["quiz", "--topic", ""], "adjudicator quiz: --topic is empty: it names nothing"),
+    (["quiz", "--sheet", "1", "--out", ""], "adjudicator quiz --out: it is empty: it names no file"),
+    (["ask", "--game", "", "lead"], "adjudicator ask --game: no game is named: it is empty"),
+    (["serve", "--host", ""], "adjudicator serve: --host is empty: it names no address to listen on"),
+])
+def test_an_empty_argument_is_said_to_be_empty_with_the_fix_not_quoted_as_two_quotes(args, said):
+    """Each was quoted '' ("'': no such file", "no topic ''"), a mark easily read as a typing slip."""
+    r = CliRunner().invoke(main, args, input="")
+    assert r.exit_code == 2 and r.stderr.startswith(said + "\n  hint: "), r.stderr
+    assert "''" not in r.stderr.splitlines()[0]
+    if args[0] == "topic":      # every topic's title holds '': all were offered as near
+        assert "did you mean" not in r.stderr
+
+
+def test_a_long_path_that_cannot_be_opened_is_quoted_by_its_end(tmp_path):
+    """A 300-character missing path was printed whole (cut only past 300, from its start, the
+    file's own name lost); `check` cut it at 80 from its start."""
+    long = "/".join(["abcdefghi"] * 29) + "/missing-case.yaml"
+    for args in (["adjudicate", long], ["adjudicate", "--json", long], ["check", long]):
+        r = CliRunner().invoke(main, args)
+        first = r.stderr.splitlines()[0]
+        assert r.exit_code == 2 and "missing-case.yaml" in first and len(first) < 160, r.stderr
+        assert "..." in first and long not in r.stderr

@@ -185,10 +185,10 @@ def test_filters_narrow_the_questions():
     (["--code", "american-1893", "--law", "999"], "--law 999"),
     (["--kind", "riddle"], "--kind riddle"),
     # a filter given empty drew questions as if it had been left out (every kind, every code)
-    (["--kind", ""], "--kind is '', which names nothing"),
-    (["--code", ""], "--code is '', which names nothing"),
+    (["--kind", ""], "--kind is empty: it names nothing"),
+    (["--code", ""], "--code is empty: it names nothing"),
     (["--topic", " "], "--topic is ' ', which names nothing"),
-    (["--code", "american-1893", "--law", ""], "--law is '', which names nothing"),
+    (["--code", "american-1893", "--law", ""], "--law is empty: it names nothing"),
 ])
 def test_a_bad_filter_is_exit_2_with_a_clear_message(args, words):
     out = CliRunner().invoke(main, ["quiz", "--seed", "1", *args], input="")
@@ -677,6 +677,7 @@ def test_a_sheet_named_by_nothing_or_a_folder_is_refused_not_hidden_as_dot_md(tm
     (tmp_path / "club").mkdir()
     r = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", out])
     assert r.exit_code == 2, r.output
-    assert r.stderr.startswith(f"adjudicator quiz --out: '{out}' names a folder or nothing, not a file\n"), r.stderr
+    said = f"'{out}' names a folder or nothing, not a file" if out else "it is empty: it names no file"
+    assert r.stderr.startswith(f"adjudicator quiz --out: {said}\n"), r.stderr
     assert "hint: give the sheet's name without .md and .html" in r.stderr
     assert not list(tmp_path.glob("**/.md")) and not list(tmp_path.glob("**/.html"))

@@ -121,7 +121,7 @@ def game_named(given: str, where: str) -> str:
     game = given.strip().lower()
     known = dict(games())
     if game not in known:
-        raise InputError(f"no game '{given.strip()[:40]}' to rule on", where,
+        raise InputError(f"no game '{given.strip()[:40]}' to rule on" if given else "no game is named: it is empty", where,
                          hint="choose one of: " + ", ".join(known))
     return game
 
