@@ -326,3 +326,16 @@ def test_head_answers_as_get_does_on_every_page(client):
         got, head = client.get(url), client.head(url)
         assert head.status_code == got.status_code, url
         assert head.content == b"", url
+
+
+@pytest.mark.parametrize("given, status, size", [
+    ("bytes=abc", 200, None), ("bytes=5-2", 200, None), ("items=0-5", 200, None), ("bytes", 200, None),
+    ("bytes=0-9", 206, 10), ("bytes=99999999-", 416, 0)])
+def test_a_range_on_the_style_sheet_that_cannot_be_read_is_ignored_not_a_plain_text_400(client, given, status, size):
+    """Starlette answered `Range: bytes=abc` with a plain-text 400 ("Range header: range must be
+    requested"); a server may ignore a Range it cannot read (RFC 9110, 14.2), as nginx does."""
+    whole = client.get("/static/style.css")
+    r = client.get("/static/style.css", headers={"Range": given})
+    assert r.status_code == status, r.text
+    assert len(r.content) == (len(whole.content) if size is None else size)
+    assert r.headers["content-security-policy"] == whole.headers["content-security-policy"]

@@ -132,3 +132,25 @@ def test_listening_on_every_address_is_said_however_the_host_is_written(host, ev
         proc.wait(timeout=30)
     assert first.startswith(f"Serving the referee's page at http://{host}:{port}/"), first
     assert ("(every address of this machine)" in first) == everywhere, first
+
+
+def test_a_request_line_in_absolute_form_is_read_as_its_path(tmp_path):
+    """`GET http://host:port/law/whist/24 HTTP/1.1`, which a server must accept (RFC 9112, 3.2.2),
+    was answered 404 for every page: uvicorn's h11 took the whole URL for the path."""
+    import json
+    from tests import serving
+    proc, base, _ = serving.start({"ADJUDICATOR_DATA_DIR": str(tmp_path)})
+    port = int(base.rsplit(":", 1)[1])
+    try:
+        for target, status in ((f"{base}/api/law/whist/24", b"200"), (f"HTTP://127.0.0.1:{port}/api/codes?x=1", b"200"),
+                               (f"{base}/api/law/whist/99", b"400"), (f"{base}/static/style.css", b"200"),
+                               (f"{base}/no-such-page", b"404")):
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                s.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+                s.settimeout(10)
+                head, _, body = _read_all(s).partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 " + status), (target, head)
+            if b"/api/law/whist/24" in target.encode():
+                assert json.loads(body)["id"] == "24"
+    finally:
+        serving.stop(proc)

@@ -555,6 +555,7 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        scope = self._origin_form(scope)
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
@@ -587,6 +588,21 @@ class Guard:
         await self.app(scope, replay, send_with_headers)
 
     @staticmethod
+    def _origin_form(scope):
+        """A request line in absolute form (`GET http://host:8000/law/whist/24 HTTP/1.1`), which a
+        server must accept (RFC 9112, 3.2.2), read as its path: uvicorn's h11 passed the whole URL
+        as the path, and every page was not found."""
+        path = scope.get("path", "")
+        if not path[:8].lower().startswith(("http://", "https://")):
+            return scope
+        from urllib.parse import unquote
+        raw = scope.get("raw_path") or path.encode("utf-8")
+        rest = raw.split(b"//", 1)[1]              # the authority, then the path (the query is apart)
+        slash = rest.find(b"/")
+        raw_path = rest[slash:] if slash >= 0 else b"/"
+        return {**scope, "path": unquote(raw_path.decode("latin-1")), "raw_path": raw_path}
+
+    @staticmethod
     async def _too_large(scope, send, is_api):
         err = service.too_large()
         if is_api:
@@ -595,6 +611,29 @@ class Guard:
             response = refused_page(err, "", action=None, title="Too large")
         response.headers["connection"] = "close"
         await response(scope, None, send)
+
+
+class _Static(StaticFiles):
+    """The style sheet, with a Range header that cannot be read (`bytes=abc`, `bytes=5-2`, `items=0-5`)
+    ignored, as RFC 9110 (14.2) lets a server and as nginx and Apache do: the whole file, 200, not
+    Starlette's plain-text 400. A range past the end is still 416, a good one still 206."""
+
+    async def __call__(self, scope, receive, send):
+        headers = scope.get("headers") or []
+        if scope["type"] != "http" or not any(k == b"range" for k, _ in headers):
+            return await super().__call__(scope, receive, send)
+        refused = False
+
+        async def unless_refused(message):
+            nonlocal refused
+            if message["type"] == "http.response.start" and message["status"] == 400:
+                refused = True
+            if not refused:
+                await send(message)
+        await super().__call__(scope, receive, unless_refused)
+        if refused:
+            scope = {**scope, "headers": [(k, v) for k, v in headers if k != b"range"]}
+            await super().__call__(scope, receive, send)
 
 
 def create_app() -> Starlette:
@@ -629,7 +668,7 @@ def create_app() -> Starlette:
         Route("/api/topic", api_topic),
         Route("/api/topic/{name}", api_topic),
         Route("/api/codes", api_codes),
-        Mount("/static", StaticFiles(directory=static), name="static"),
+        Mount("/static", _Static(directory=static), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error})
     app.add_middleware(Guard)
