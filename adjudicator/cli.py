@@ -65,6 +65,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
 
 
 OUTPUT_FAILED = 1     # the output could not be written (a full disk, a closed standard output)
+INTERRUPTED = 130     # stopped by Ctrl-C (128 + SIGINT)
 
 
 def _is_output_error(e: OSError) -> bool:
@@ -917,8 +918,14 @@ def entry():
         if "--json" in sys.argv[1:sys.argv.index("--") if "--" in sys.argv else None]:
             _usage_json(e)
     except click.exceptions.Abort:
-        click.echo("Aborted!", err=True)
-        rc = 1
+        # Ctrl-C (the quiz takes it as q): click's "Aborted!" and exit 1, which says an internal
+        # fault; stopped by the user is 130 (128 + SIGINT), as a shell says it
+        click.echo("adjudicator: stopped (Ctrl-C): what was not finished is neither printed nor saved", err=True)
+        rc = INTERRUPTED
+        if "--json" in sys.argv[1:sys.argv.index("--") if "--" in sys.argv else None]:
+            import json
+            click.echo(json.dumps({"error": {"message": "stopped (Ctrl-C)", "exit_code": INTERRUPTED}},
+                                  separators=(",", ":")))
     except OSError as e:            # writing --version or --help (click's own echo) failed
         if isinstance(e, BrokenPipeError) or _is_output_error(e):
             _output_failed(e)

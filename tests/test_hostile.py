@@ -1149,3 +1149,25 @@ def test_a_long_path_that_cannot_be_opened_is_quoted_by_its_end(tmp_path):
         first = r.stderr.splitlines()[0]
         assert r.exit_code == 2 and "missing-case.yaml" in first and len(first) < 160, r.stderr
         assert "..." in first and long not in r.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_in_the_interview_is_said_stopped_exit_130_nothing_saved(tmp_path, as_json):
+    """Ctrl-C at a question of `ask` printed click's "Aborted!" and exit 1, the code of an internal
+    fault; --json printed no line at all."""
+    pexpect = pytest.importorskip("pexpect")
+    save = tmp_path / "s.yaml"
+    child = pexpect.spawn(_exe(), ["ask", "--game", "whist", "lead", "out", "of", "turn", "--save", str(save),
+                                   *(["--json"] if as_json else [])],
+                          encoding="utf-8", timeout=30, cwd=str(tmp_path))
+    child.expect("> ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    said = child.before
+    assert child.exitstatus == 130, said
+    assert "stopped (Ctrl-C)" in said and "Aborted!" not in said and "Traceback" not in said
+    if as_json:
+        line = [ln for ln in said.splitlines() if ln.startswith("{")][-1]
+        assert json.loads(line)["error"]["exit_code"] == 130
+    assert not save.exists()
