@@ -427,9 +427,14 @@ def plain_words(words: str) -> str:
     """Words as the lookups read them: Unicode's compatibility forms made plain (NFKC), so that a
     word typed in full-width letters (`ＲＥＶＯＫＥ`, as an East Asian keyboard gives it) or with a
     ligature (`ﬁnesse`, `ﬂoor`, as text copied from a PDF holds it) is the word it shows, not no word
-    (search's tokenizer takes them for other letters: "No law matches"; a topic: "no topic")."""
+    (search's tokenizer takes them for other letters: "No law matches"; a topic: "no topic"). A
+    soft hyphen or a zero-width space or joiner inside a word (`re\xadvoke`, as text copied from a
+    PDF or a web page holds it) is drawn as nothing and read as nothing: the word is `revoke`."""
     import unicodedata
-    return unicodedata.normalize("NFKC", words)
+    return unicodedata.normalize("NFKC", words.translate(_DRAWN_AS_NOTHING))
+
+
+_DRAWN_AS_NOTHING = dict.fromkeys([0x00AD, 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF])
 
 
 def resolve_topic(words: str) -> str:

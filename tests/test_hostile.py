@@ -1171,3 +1171,15 @@ def test_ctrl_c_in_the_interview_is_said_stopped_exit_130_nothing_saved(tmp_path
         line = [ln for ln in said.splitlines() if ln.startswith("{")][-1]
         assert json.loads(line)["error"]["exit_code"] == 130
     assert not save.exists()
+
+
+@pytest.mark.parametrize("args", [["search", "--json", "re\u00advoke"], ["search", "--json", "re\u200bvoke"],
+                                  ["topic", "--json", "re\u00advoke"]])
+def test_a_soft_hyphen_or_zero_width_space_inside_a_word_is_read_as_nothing(args):
+    """`search re<soft hyphen>voke` (a word copied from a PDF) said "No law matches", the word drawn
+    as `revoke` on the screen; `topic` said no such topic."""
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    if args[0] == "search":
+        assert data["results"] and data["results"][0]["code"] and "revoke" in json.dumps(data["results"][0]).lower()
