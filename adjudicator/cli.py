@@ -397,9 +397,10 @@ def check(ctx, paths, quiet, as_json, jobs):
     def go():
         from . import cases
         files = cases.find(paths or ["cases"])
-        if not files:
-            click.echo("no case files found", err=True)
-            return 2
+        if not files:       # (said bare, "no case files found", with no --json line)
+            from .errors import UsageError
+            raise UsageError("no case files found: the folders given hold no .yaml file",
+                             hint="give case files, or folders holding them (`adjudicator check cases`)")
         failed, rows = 0, []
         for text, row in _in_batches(_check_many, [(path, quiet) for path in files], jobs):
             failed += not row["ok"]

@@ -1183,3 +1183,16 @@ def test_a_soft_hyphen_or_zero_width_space_inside_a_word_is_read_as_nothing(args
     data = json.loads(r.stdout)
     if args[0] == "search":
         assert data["results"] and data["results"][0]["code"] and "revoke" in json.dumps(data["results"][0]).lower()
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_check_on_a_folder_without_cases_says_so_with_a_hint_and_its_json_line(tmp_path, as_json):
+    """`check EMPTY-FOLDER` said a bare "no case files found" (no `adjudicator:`, no hint), and
+    with --json printed no line: the only refusal of check that left --json without one."""
+    r = CliRunner().invoke(main, ["check", str(tmp_path), *(["--json"] if as_json else [])])
+    assert r.exit_code == 2
+    assert r.stderr.startswith("adjudicator: no case files found: the folders given hold no .yaml file\n  hint: ")
+    if as_json:
+        assert json.loads(r.stdout)["error"]["exit_code"] == 2
+    else:
+        assert r.stdout == ""
