@@ -34,8 +34,15 @@ def wanted(codes: str | None, path: str, stdin_text: str | None = None) -> list[
     """The codes `--codes` names (a code, or a game's name for its default code), each once; with
     none given, every encoded code of the incident's game."""
     if codes is None:
-        game = incident.load(path, stdin_text).game
-        return [c for c in registry.codes_of(game) if registry.encoded(c)]
+        inc = incident.load(path, stdin_text)
+        out = [c for c in registry.codes_of(inc.game) if registry.encoded(c)]
+        if len(out) == 1:   # (a "comparison" of one code was printed, "The codes give the same remedies")
+            other = _another(out[0])
+            raise InputError(f"game: {inc.game} is ruled by one code, {out[0]}: a comparison needs two or more",
+                             inc.file, inc.key_lines.get("game"),
+                             hint=(f"give --codes with a second code{other}, or rule" if "e.g." in other else "rule")
+                             + f" under {out[0]} alone with `adjudicator adjudicate FILE`")
+        return out
     out = list(dict.fromkeys(registry.resolve_code(c, "adjudicator compare --codes")
                              for c in codes.split(",") if c.strip()))
     if not out:

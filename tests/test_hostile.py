@@ -1196,3 +1196,17 @@ def test_check_on_a_folder_without_cases_says_so_with_a_hint_and_its_json_line(t
         assert json.loads(r.stdout)["error"]["exit_code"] == 2
     else:
         assert r.stdout == ""
+
+
+@pytest.mark.parametrize("game, hint", [("piquet", "hint: rule under portland-club alone"),
+                                        ("boston", "e.g. --codes boston-1893,american-1893")])
+def test_compare_without_codes_on_a_game_of_one_code_is_refused_as_one_code_given_is(game, hint):
+    """`compare PIQUET-CASE` printed a "comparison" of one code, "The codes give the same remedies",
+    exit 0, where `--codes portland-club` is refused: a comparison needs two or more."""
+    path = next(p for p in sorted(__import__("glob").glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True))
+                if f"\ngame: {game}\n" in open(p, encoding="utf-8").read() and "unknown" not in open(p, encoding="utf-8").read())
+    r = CliRunner().invoke(main, ["compare", path, "--json"])
+    assert r.exit_code == 2, r.output
+    err = json.loads(r.stdout)["error"]
+    assert err["file"] == path and err["line"] and "is ruled by one code" in err["message"], err
+    assert hint in r.stderr
