@@ -78,7 +78,7 @@ class Part:
 
     @functools.cached_property
     def text(self) -> str:
-        return _read(self.path)
+        return rulefiles.text(self.path)
 
     @functools.cached_property
     def templates(self) -> dict[str, str]:
@@ -285,19 +285,13 @@ def _is_text_fact(stm) -> tuple[str, str] | None:
     return None
 
 
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as fh:
-        return fh.read()
-
-
 @functools.cache
 def program(code: str) -> Program:
     """The code's rule files in order, with their load-when lines; the rest is read on first use."""
     parts = []
     entry = entry_file(code)
     for path in rulefiles.files(entry):
-        with open(path, encoding="utf-8") as fh:
-            first = fh.readline().rstrip("\n")
+        first = rulefiles.text(path).split("\n", 1)[0]
         m = _WHEN.match(first)
         if not m:
             raise InternalError(f"{path} does not say when it is loaded (first line: %! load-when: ...)")
