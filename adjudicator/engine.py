@@ -152,7 +152,16 @@ class Program:
     @functools.cached_property
     def templates(self) -> dict[str, str]:
         """The sentence templates of every file of the code, later files overriding earlier ones
-        (a code's own sentence over a shared file's), whichever files an incident loads."""
+        (a code's own sentence over a shared file's), whichever files an incident loads: as the
+        cache keeps them for these rules (adjudicator/rulecache.py), or picked out of the texts."""
+        if self._kept_templates is not None:
+            from . import rulecache
+            kept = rulecache.templates(self._kept_templates)
+            if kept is not None:
+                return kept
+        return self._templates_read()
+
+    def _templates_read(self) -> dict[str, str]:
         out: dict[str, str] = {}
         for p in self.parts:
             out.update(p.templates)
@@ -167,7 +176,7 @@ class Program:
         from . import relevance, rulecache
         kept = rulecache.load(self.code, self.parts)
         if kept is not None:
-            entries, self._kept_selector = kept
+            entries, self._kept_selector, self._kept_templates = kept
             for part, entry in zip(self.parts, entries):
                 part.kept = entry
             return True
@@ -180,10 +189,11 @@ class Program:
             return False
         if selector is None:
             return False
-        rulecache.save(self.code, self.parts, entries, (self.counts, selector.state()))
+        rulecache.save(self.code, self.parts, entries, (self.counts, selector.state()), self._templates_read())
         return True
 
     _kept_selector: bytes | None = None
+    _kept_templates: bytes | None = None
 
     @functools.cached_property
     def _from_cache(self) -> tuple | None:

@@ -79,6 +79,18 @@ def test_a_one_shot_ruling_from_the_kept_rules_is_the_whole_programs(fresh, code
         assert later == expected, path
 
 
+@pytest.mark.parametrize("code", CODES)
+def test_the_kept_sentences_are_those_of_the_rule_files(fresh, code):
+    """A command that finds the file takes the code's sentence templates from it, not from the
+    rule files' texts: the same templates, every file's, later files overriding earlier ones."""
+    assert engine.program(code).cached                    # (made, and kept)
+    _forget()
+    prog = engine.program(code)
+    assert prog.cached and prog._kept_templates is not None
+    kept = prog.templates
+    assert kept == prog._templates_read() and kept
+
+
 def test_each_kept_rule_text_is_the_rule_clingo_parsed(fresh):
     """The text a one-shot call gives clingo for each rule parses back to that same rule."""
     seen = set()
