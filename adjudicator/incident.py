@@ -1090,6 +1090,13 @@ def _bid(ck: Checker, y: Y, game: str) -> dict:
     out = {"bid": ck.choice(m["bid"], "bid.bid", bids)}
     if "result" in m:        # how the hand ended for the bidder: the rules check it against the tricks
         out["result"] = ck.choice(m["result"], "bid.result", ("won", "lost"))
+        if game == "cayenne":
+            # Cayenne's declaration names the trump suit (or none, or nullo) and undertakes
+            # no number of tricks (rules/whist/american-1893/bids.lp): a result said of it
+            # could be checked against nothing, and was read and then left unread
+            raise ck.err(m["result"], f"bid.result: '{shown(m['result'])}', but a declaration at Cayenne names "
+                         "the trump suit and undertakes no number of tricks: there is nothing for it to win or lose",
+                         "remove `result`; the tricks each side took (`end-of-hand`) tell the hand")
     if out["bid"] == "misere-partout":
         if "by" in m or "partner" in m:
             raise ck.err(y, "bid: Misère Partout is played when no one bids: it has no bidder and no partner",
