@@ -69,10 +69,11 @@ _INVISIBLE = dict.fromkeys(INVISIBLE)
 
 def name_key(name: str) -> str:
     """What a name is compared by: Unicode-normalised (NFKC), look-alike letters read as the Latin
-    ones, invisible characters left out, case folded. Two names with one key are one name; a key
-    that is a seat's is a seat."""
+    ones, invisible characters left out, case folded, each run of spaces read as one space (`Ames
+    Jr` with two spaces is drawn as the same name as with one). Two names with one key are one name;
+    a key that is a seat's is a seat."""
     import unicodedata
-    return unicodedata.normalize("NFKC", name.translate(_INVISIBLE)).translate(_LOOKALIKE).casefold().strip()
+    return " ".join(unicodedata.normalize("NFKC", name.translate(_INVISIBLE)).translate(_LOOKALIKE).casefold().split())
 
 
 HAND, DECK = 13, 52
