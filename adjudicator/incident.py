@@ -703,6 +703,11 @@ class Checker:
     def boolean(self, y: Y, what: str):
         if isinstance(y.value, bool):
             return y.value
+        if isinstance(y.value, str) and y.value.strip() in ("true", "false"):
+            # `'true'` in quotes is text: as with a number in quotes, say so (not "expected true,
+            # not 'true'", which reads as a contradiction)
+            raise self.err(y, f"{what}: '{shown(y.value)}' is written in quotes, which makes it text, not "
+                           "true or false", f"write {y.value.strip()} without the quotes")
         raise self.err(y, f"{what}: expected true or false, not '{shown(y.text())}'",
                        "write true or false (yes, no, on and off are read as words)")
 
