@@ -21,6 +21,7 @@ gives on the incident completed with the facts on that branch.
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -138,6 +139,8 @@ def _yaml_value(f: schema.Field, v):
 
 def _event_no(ck: Checker, inc: Incident, y: Y, what: str) -> int:
     n = y.value
+    if isinstance(n, str) and re.fullmatch(r"[-+]?[0-9][0-9_:]*", n.strip()):
+        ck.integer(y, what, 1, len(inc.events))     # (02, 1:30, '3': said as any number so written)
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= len(inc.events):
         raise ck.err(y, f"{what}: '{shown(y)}' is not the number of an event",
                      f"events are numbered from 1 (the first) to {len(inc.events)} (the last), in the order written")
