@@ -207,7 +207,24 @@ def _bundled_with_unknowns(seed: int, count: int):
     return out
 
 
-@pytest.mark.parametrize("path, data", _bundled_with_unknowns(2026, 16),
+def _with_unknowns(name: str, entries: list):
+    """A bundled case made incomplete by these `unknown` entries (its name and expectation left out)."""
+    [path] = glob.glob(os.path.join(ROOT, "cases", "**", name), recursive=True)
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    data.pop("name", None), data.pop("expected", None)
+    return path, {**data, "unknown": entries}
+
+
+# Found by the sample below when new cases shifted it: a piquet hand scored as the partie's sixth
+# deal, two of its plays in an unknown order and who won a trick unknown. The partie's totals
+# summed this deal's score among the given deals', and with a score for each possibility the sum
+# was grounded for every total they could make together: no ruling in 10 s (rules/piquet/partie.lp).
+KEPT = [_with_unknowns("71-72-this-deal-scored-as-the-sixth-decides-the-partie.yaml",
+                       [{"order": [21, 22]}, {"event": 19, "field": "winning"}])]
+
+
+@pytest.mark.parametrize("path, data", _bundled_with_unknowns(2026, 16) + KEPT,
                          ids=lambda x: os.path.basename(x) if isinstance(x, str) else "")
 def test_incidents_not_written_for_this_are_ruled_as_brute_force_rules_them(path, data):
     """Other incidents with facts left out (bundled cases made incomplete at random, fixed seed):
