@@ -231,8 +231,20 @@ KEPT = [_with_unknowns("71-72-this-deal-scored-as-the-sixth-decides-the-partie.y
                        [{"order": [11, 12]}, {"event": 8, "field": "pack-out"}])]
 
 
-@pytest.mark.parametrize("path, data", _bundled_with_unknowns(2026, 16) + KEPT,
-                         ids=lambda x: os.path.basename(x) if isinstance(x, str) else "")
+def _sample():
+    """The fixed sample (seed 2026, 16 cases) and the incidents kept above; or, for the long
+    exploration (README), ADJUDICATOR_EXPLORE_UNKNOWNS cases drawn with a new seed each run (in
+    the tests' names; ADJUDICATOR_EXPLORE_SEED replays one)."""
+    many = os.environ.get("ADJUDICATOR_EXPLORE_UNKNOWNS")
+    if not many:
+        return [(p, d, "") for p, d in _bundled_with_unknowns(2026, 16) + KEPT]
+    import random
+    seed = int(os.environ.get("ADJUDICATOR_EXPLORE_SEED") or random.SystemRandom().randrange(1 << 30))
+    return [(p, d, f"seed{seed}") for p, d in _bundled_with_unknowns(seed, int(many))]
+
+
+@pytest.mark.parametrize("path, data", [pytest.param(p, d, id=f"{tag}-{os.path.basename(p)}" if tag else
+                                                     os.path.basename(p)) for p, d, tag in _sample()])
 def test_incidents_not_written_for_this_are_ruled_as_brute_force_rules_them(path, data):
     """Other incidents with facts left out (bundled cases made incomplete at random, fixed seed):
     each branch of the conditional ruling equals adjudicate on the completion it stands for."""
