@@ -139,9 +139,6 @@ def _in_batches(fn_many, items: list, jobs: int):
     """fn_many(chunk) -> one result an item, for chunks of the items, flattened in the order of the
     items: so that a chunk's incidents can be ruled together (adjudicator/batch.py), in this process
     or over `jobs` worker processes, each taking whole chunks. The same bytes either way."""
-    if len(items) <= 1:         # (one file: no chunks, nor the batch module's import)
-        yield from fn_many(items) if items else ()
-        return
     import os
     from . import batch
     workers = jobs or os.cpu_count() or 1
@@ -184,8 +181,6 @@ JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.Int
 def _adjudicate_many(items: list) -> list[tuple[str, str, int, dict | None]]:
     """Several files, each as _adjudicate_one gives it, in order: the incidents ruled plainly (with
     no `unknown`) solved together, a code's at a time (adjudicator/batch.py)."""
-    if len(items) == 1:         # (alone: ruled as it is, without the batch module)
-        return [_adjudicate_one(items[0])]
     from . import batch, incident
     loaded: list = []
     for args in items:
