@@ -10,11 +10,12 @@ it worse). With jemalloc (Debian's libjemalloc2) the same rulings take 9.1 ms ho
 before, and the bundled cases are ruled at 80 a second in turn instead of 51 (benchmarks/README.md).
 
 No Python package carries an allocator, and one can only be chosen when a process starts
-(LD_PRELOAD). So `adjudicator serve`, the one command that runs for long, starts itself again with
-jemalloc preloaded when the machine has it (the same process id: a service manager sees nothing),
-unless ADJUDICATOR_MALLOC=system says to keep the C library's; benchmarks/bench.py measures a warm
-process the same way. A one-shot command gains nothing (one ruling in a fresh heap) and would pay
-a second start, so it never does this. Where there is no jemalloc, nothing changes but the speed.
+(LD_PRELOAD). So the commands that run for long start themselves again with jemalloc preloaded
+when the machine has it (the same process id: a service manager sees nothing), unless
+ADJUDICATOR_MALLOC=system says to keep the C library's: `adjudicator serve`, and `adjudicate` and
+`check` given MANY_FILES files or more; benchmarks/bench.py measures a warm process the same way.
+A command on one file, or a few, gains too little to pay for a second start (one ruling in a fresh
+heap), so it never does this. Where there is no jemalloc, nothing changes but the speed.
 """
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ import os
 import sys
 
 VARIABLE = "ADJUDICATOR_MALLOC"          # "system": keep the C library's malloc
+# From this many files on, `adjudicate` and `check` start again with jemalloc. A second start costs
+# some 0.1 s; `check` on 16 of the bundled cases took 0.80-0.95 s with jemalloc against 1.31-1.45 s
+# without, on 8 0.52-0.55 against 0.64-0.78, and on 512 10-12 s against 19-25 s (the C library's
+# malloc slows as a process's heap fills: benchmarks/README.md).
+MANY_FILES = 16
 _STARTED = "ADJUDICATOR_MALLOC_STARTED"  # on the second start: LD_PRELOAD as it was before
 
 # Where Debian, Ubuntu and Fedora put it, beside what the loader's cache knows (find_library).
@@ -49,6 +55,19 @@ def in_use() -> str:
     except AttributeError:
         return "system"
     return "jemalloc"
+
+
+def this_command() -> list[str]:
+    """The command line that starts this command again, importing the same package: `python -m
+    adjudicator ...` when it was started so (the same folders first on the module path), else the
+    script that started it (the console script: its own folder first). `-m adjudicator` from a
+    console script would put the current folder first instead, and in a checkout of the repository
+    import the source tree in place of the installed package."""
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name in ("adjudicator.__main__", "adjudicator"):
+        return [sys.executable, "-m", "adjudicator", *sys.argv[1:]]
+    return [sys.executable, sys.argv[0], *sys.argv[1:]]
 
 
 def restart_with_jemalloc(argv: list[str]) -> None:

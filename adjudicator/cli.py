@@ -122,6 +122,19 @@ def main(ctx, debug):
     ctx.obj = {"debug": debug}
 
 
+def _long_run(files: int) -> None:
+    """A command given many files (adjudicate, check) starts again with jemalloc where the machine
+    has it, as `serve` does (adjudicator/allocator.py: half the time a ruling, for MANY_FILES files
+    or more); its worker processes (--jobs) are forked from it and allocate so too. Called before
+    anything is read or printed. In a test's own process (a command called by CliRunner) nothing is
+    done."""
+    import adjudicator
+    from . import allocator
+    if files >= allocator.MANY_FILES and adjudicator.leaves_with_exit:
+        allocator.restart_with_jemalloc(allocator.this_command())
+        allocator.settle_collector()
+
+
 def _in_order(fn, items: list, jobs: int):
     """fn(item) for each item, in the order of the items: in this process, or over `jobs` worker
     processes (0: one per core). The output is the same bytes either way."""
@@ -241,6 +254,7 @@ def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, di
 def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
+        _long_run(len(files))              # (before standard input is read: the second start reads it)
         from . import incident
         stdin_text = incident.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
@@ -401,6 +415,7 @@ def check(ctx, paths, quiet, as_json, jobs):
             from .errors import UsageError
             raise UsageError("no case files found: the folders given hold no .yaml file",
                              hint="give case files, or folders holding them (`adjudicator check cases`)")
+        _long_run(len(files))
         failed, rows = 0, []
         for text, row in _in_batches(_check_many, [(path, quiet) for path in files], jobs):
             failed += not row["ok"]
@@ -838,7 +853,7 @@ def serve(ctx, host, port):
     import adjudicator
     if adjudicator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
         from . import allocator
-        allocator.restart_with_jemalloc([sys.executable, "-m", "adjudicator", *sys.argv[1:]])
+        allocator.restart_with_jemalloc(allocator.this_command())
         allocator.settle_collector()
     def go():
         from . import web

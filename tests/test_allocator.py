@@ -163,3 +163,86 @@ def test_rulings_made_as_the_server_makes_them_with_jemalloc_are_the_same():
     assert got["time limit"] == [True, True]
     assert got["after it"] == got[paths[0]]
 
+
+
+def test_started_again_a_command_imports_the_same_package(monkeypatch):
+    """`python -m adjudicator` is started again so; the console script by its own file. `-m` from
+    a console script would put the current folder first on the module path: in a checkout of the
+    repository the server (or a long `check`) then imported the source tree, not the package
+    installed, and failed to find its rules ("internal error (AttributeError)")."""
+    import types
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/adjudicator", "check", "cases"])
+    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(__spec__=None))
+    assert allocator.this_command() == [sys.executable, "/venv/bin/adjudicator", "check", "cases"]
+    spec = types.SimpleNamespace(name="adjudicator.__main__")
+    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(__spec__=spec))
+    monkeypatch.setattr(sys, "argv", ["/src/adjudicator/__main__.py", "serve"])
+    assert allocator.this_command() == [sys.executable, "-m", "adjudicator", "serve"]
+
+
+@pytest.mark.parametrize("command", ["adjudicate", "check"])
+def test_many_files_start_the_command_again_with_jemalloc_and_a_few_do_not(execs, monkeypatch, command):
+    """From allocator.MANY_FILES files on, `adjudicate` and `check` start again as `serve` does; in a
+    command a test calls in its own process (not one that leaves with exit), never."""
+    import gc
+
+    import adjudicator
+    from click.testing import CliRunner
+
+    from adjudicator import cli
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    case = os.path.join(root, "cases", "whist", "american-1893",
+                        "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+    was = gc.get_threshold()
+    try:
+        for files, leaves, started in [(allocator.MANY_FILES, False, False),
+                                       (allocator.MANY_FILES - 1, True, False),
+                                       (allocator.MANY_FILES, True, True)]:
+            execs.clear()
+            monkeypatch.setattr(adjudicator, "leaves_with_exit", leaves)
+            result = CliRunner().invoke(cli.main, [command] + ["-q"] * (command == "check") + [case] * files)
+            assert result.exit_code == 0, result.output
+            assert bool(execs) is started, (files, leaves)
+            if started:
+                (exe, argv, env), = execs
+                assert argv == allocator.this_command() and "libjemalloc" in env["LD_PRELOAD"]
+    finally:
+        gc.set_threshold(*was)
+
+
+@pytest.mark.skipif(allocator.jemalloc_library() is None or not os.path.isdir("/proc/self"),
+                    reason="this machine has no jemalloc (Debian: apt install libjemalloc2)")
+@pytest.mark.parametrize("others, expected", [(allocator.MANY_FILES - 1, True), (allocator.MANY_FILES - 2, False)])
+def test_adjudicate_on_many_files_rules_them_with_jemalloc_and_still_reads_standard_input(others, expected):
+    """The command is started again before standard input is read: the process waiting on it is the
+    one started again (with jemalloc, from MANY_FILES files on), and the incident it then reads from
+    standard input is ruled as the others are."""
+    import json
+    import shutil
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    case = os.path.join(root, "cases", "whist", "american-1893",
+                        "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+    exe = shutil.which("adjudicator", path=os.path.dirname(sys.executable)) or "adjudicator"
+    env = {**os.environ, allocator.VARIABLE: ""}
+    env.pop("LD_PRELOAD", None)
+    proc = subprocess.Popen([exe, "adjudicate", "--json", "-", *[case] * others], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root)
+    try:
+        import time
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:          # (until it waits in read(0, ...): x86-64 0, arm64 63)
+            with open(f"/proc/{proc.pid}/syscall", encoding="utf-8") as fh:
+                if fh.read().split()[:2] in (["0", "0x0"], ["63", "0x0"]):
+                    break
+            time.sleep(0.05)
+        assert _maps_jemalloc(proc.pid) is expected
+        with open(case, "rb") as fh:
+            out, err = proc.communicate(fh.read(), timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, err
+    lines = [json.loads(line) for line in out.decode().splitlines()]
+    assert len(lines) == others + 1
+    assert all(line["rulings"] == lines[1]["rulings"] for line in lines)
