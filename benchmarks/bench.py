@@ -275,6 +275,17 @@ def main():
         floors.append(floor)
         ratios.append(ratio)
         print(f"  CLI call {cli:5.0f} ms vs floor {floor:3.0f} ms: {ratio:.2f}x pair by pair  ({os.path.relpath(sample)})")
+    # `check` on many files, one process (-j 1), as it starts itself (with jemalloc where the machine
+    # has it, from allocator.MANY_FILES files on) and with ADJUDICATOR_MALLOC=system, in turn
+    many = paths[::8]
+    own, system = [], []
+    for _ in range(3):
+        own.append(wall([exe, "check", "-q", "-j", "1", *many], 1, env=env))
+        system.append(wall([exe, "check", "-q", "-j", "1", *many], 1, env={**env, allocator.VARIABLE: "system"}))
+    check_rate = len(many) / (statistics.median(own) / 1000)
+    print(f"`check -j 1` on {len(many)} cases: {statistics.median(own) / 1000:.1f} s ({check_rate:.0f} a second), "
+          f"with ADJUDICATOR_MALLOC=system {statistics.median(system) / 1000:.1f} s "
+          f"({len(many) / (statistics.median(system) / 1000):.0f} a second)")
     shutil.rmtree(folder, ignore_errors=True)
     print(f"a first call for its code (its rules read and kept in the cache folder): median "
           f"{statistics.median(firsts):.0f} ms ({statistics.median(firsts) / statistics.median(floors):.2f}x the floor)")
@@ -283,6 +294,7 @@ def main():
     print(f"one CLI call: median {statistics.median(ratios):.2f}x the floor "
           f"(from {min(ratios):.2f}x for the quickest case to {max(ratios):.2f}x for the slowest)")
     table.append(("one CLI ruling / import floor (x)", statistics.median(ratios), 1.5))
+    table.append(("incidents per second, `check -j 1` on many files (CLI)", check_rate, 100.0))
     _table(table)
 
 
