@@ -50,14 +50,16 @@ def shown(v, limit: int = 40) -> str:
     return safe(v if isinstance(v, str) else _written(v), limit)
 
 
-# Letters of other scripts drawn like Latin ones (Cyrillic, Greek): a name spelled with them is
-# compared as the Latin word it looks like, so `Аmes` (Cyrillic А) is Ames and `Ν` (Greek Nu) is N.
+# Capital letters of other scripts drawn like Latin ones (Cyrillic, Greek): a name spelled with them
+# is compared as the Latin word it looks like, so `Аmes` (Cyrillic А) is Ames and `Ν` (Greek Nu) is N.
+# Only capitals: a name is compared in capitals first (name_key), so that a small letter is read as
+# its capital is (`том` as `ТОМ`, which is TOM); a table of small letters beside it read `ν` as v
+# while `Ν` was N, and `οδυσσευς` and `ΟΔΥΣΣΕΥΣ` were two players (one name in two cases).
 _LOOKALIKE = str.maketrans({
     "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
-    "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԝ": "W", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c",
-    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԝ": "w", "һ": "h",
+    "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԝ": "W", "У": "Y", "Һ": "H",
     "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
-    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ι": "i",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
 })
 
 
@@ -68,12 +70,21 @@ _INVISIBLE = dict.fromkeys(INVISIBLE)
 
 
 def name_key(name: str) -> str:
-    """What a name is compared by: Unicode-normalised (NFKC), look-alike letters read as the Latin
-    ones, invisible characters left out, case folded, each run of spaces read as one space (`Ames
-    Jr` with two spaces is drawn as the same name as with one). Two names with one key are one name;
-    a key that is a seat's is a seat."""
+    """What a name is compared by: Unicode-normalised (NFKC), in capitals, look-alike letters read as
+    the Latin ones, invisible characters left out, case folded, each run of spaces read as one space
+    (`Ames  Jr` with two spaces is drawn as the same name as with one). Two names with one key are
+    one name; a key that is a seat's is a seat.
+
+    Any two names that differ only in case have one key, whichever letter's case differs: capitals
+    first, so that `ß` is SS (`Straße` is `STRASSE`), a final sigma is Σ as a medial one is, and a
+    small Cyrillic or Greek letter is read as its capital. The dotted capital `İ` and the dotless
+    small `ı` are the Turkish case pairs of i and I: read as I (a dot above an i drawn as one i), so
+    `İvy`, `Ivy`, `ivy` and `ıvy` are one name in any language, never two players one reader takes
+    for one."""
     import unicodedata
-    return " ".join(unicodedata.normalize("NFKC", name.translate(_INVISIBLE)).translate(_LOOKALIKE).casefold().split())
+    text = unicodedata.normalize("NFKC", name.translate(_INVISIBLE))
+    text = unicodedata.normalize("NFKC", text.upper()).translate(_LOOKALIKE)
+    return " ".join(text.casefold().replace("i\u0307", "i").split())
 
 
 HAND, DECK = 13, 52

@@ -527,6 +527,35 @@ def test_one_thing_in_two_spellings_is_refused_with_its_line(top, line, says):
     assert e.value.line == line + bool(code) and says in e.value.message, e.value
 
 
+# Two names that differ only in case are one name, whichever letter's case differs: the players'
+# check, a seat written as a name and the candidates all read names by one key (incident.name_key).
+# The key read small Cyrillic and Greek letters by a table of their own, where the capitals were
+# read as Latin ones: `ΟΔΥΣΣΕΥΣ` and `οδυσσευς` were two players, as were `ТОМ` and `том`, and
+# `том` named no one at a table where `Том` sat. `İvy` and `ivy` (the Turkish case pairs of i and I)
+# were two players, one name to a Turkish reader.
+CASE_PAIRS = [("Straße", "STRASSE"), ("\ufb01n", "FIN"), ("ΟΔΥΣΣΕΥΣ", "οδυσσευς"), ("ΟΔΥΣΣΕΥΣ", "οδυσσευσ"),
+              ("ТОМ", "том"), ("Том", "TOM"), ("İvy", "ivy"), ("İvy", "Ivy"), ("ıvy", "IVY"), ("ǅemal", "ǆemal"),
+              ("Νed", "νED")]
+
+
+@pytest.mark.parametrize("first,second", CASE_PAIRS)
+def test_two_names_that_differ_only_in_case_are_one_player(first, second):
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(f"players: {{N: '{first}', E: '{second}', S: Clark, W: Dodd}}\n"), "case.yaml")
+    assert e.value.line == 4 and "is already the name of another seat" in e.value.message, e.value
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(f"candidates: ['{first}', '{second}', Clark, Dodd]\n"), "case.yaml")
+    assert e.value.line == 4 and "is named twice" in e.value.message, e.value
+
+
+@pytest.mark.parametrize("first,second", CASE_PAIRS)
+def test_a_seat_written_as_its_player_s_name_in_another_case_is_that_seat(first, second):
+    inc = incident.parse(_incident(f"players: {{N: Ames, E: '{first}', S: Clark, W: Dodd}}\n",
+                                   event=f"play: {{by: '{second}', card: 2S}}"), "case.yaml")
+    assert inc.events[-1].fields["by"] == "E"
+    assert incident.name_key(first) == incident.name_key(second) == incident.name_key(incident.name_key(first))
+
+
 def test_games_played_by_one_candidate_in_two_spellings():
     src = ("game: whist\ncandidates: [Ames, Brown, Clark, Dodd, Ellis]\ngames-played: {Ames: 1, ames: 2}\n"
            "events:\n  - declare-intention: {by: Ellis}\n")
