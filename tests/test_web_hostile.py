@@ -339,3 +339,73 @@ def test_a_range_on_the_style_sheet_that_cannot_be_read_is_ignored_not_a_plain_t
     assert r.status_code == status, r.text
     assert len(r.content) == (len(whole.content) if size is None else size)
     assert r.headers["content-security-policy"] == whole.headers["content-security-policy"]
+
+
+# --- a form sent in Latin-1, and the API's addresses with a slash at the end ---------------------
+
+LATIN1 = "game: whist\nplayers: {N: Jos\xe9, E: Brown, S: Clark, W: Dodd}\ndealer: S\ntrump: hearts\n" \
+         "events:\n  - lead: {by: E, card: KS}\n"
+
+
+def _multipart(name: bytes, value: bytes) -> tuple[bytes, dict]:
+    body = b'--XX\r\nContent-Disposition: form-data; name="' + name + b'"\r\n\r\n' + value + b"\r\n--XX--\r\n"
+    return body, {"content-type": "multipart/form-data; boundary=XX"}
+
+
+def _urlencoded(name: bytes, value: bytes, raw: bool = False) -> tuple[bytes, dict]:
+    from urllib.parse import quote_plus
+    sent = value.replace(b"\n", b"%0A").replace(b" ", b"+") if raw else quote_plus(value).encode()
+    return name + b"=" + sent, {"content-type": "application/x-www-form-urlencoded"}
+
+
+@pytest.mark.parametrize("path", ["/rule", "/compare", "/ask"])
+@pytest.mark.parametrize("send", [_multipart, _urlencoded])
+def test_an_incident_pasted_in_latin1_is_refused_at_its_line_as_its_file_would_be(client, path, send):
+    """Starlette read a multipart field that is not UTF-8 as Latin-1 and a percent-encoded one with
+    U+FFFD: the incident was ruled on with a player `Jos\ufffd` (or `José` by a guess). Refused at the
+    byte's line and column, as the same bytes uploaded as a file are."""
+    body, headers = send(b"incident", LATIN1.encode("latin-1"))
+    r = client.post(path, content=body, headers=headers)
+    assert r.status_code == 400, r.text[:300]
+    assert "Line 2, column 17: this is not UTF-8 text (byte 0xe9)" in html.unescape(r.text)
+    assert "\ufffd," not in r.text.split("The incident")[0]
+
+
+@pytest.mark.parametrize("path,said", [("/rule", "Not read"), ("/compare", "Not read"), ("/ask", "Not read"),
+                                       ("/quiz", "Quiz"), ("/build", "Describe it")])
+@pytest.mark.parametrize("sent", [_multipart(b"answer", "caf\xe9".encode("latin-1")),
+                                  _multipart("r\xe9ponse".encode("latin-1"), b"a"),
+                                  _urlencoded(b"answer", "caf\xe9".encode("latin-1")),
+                                  _urlencoded(b"incident", "caf\xe9".encode("latin-1"), raw=True)])
+def test_any_other_field_not_in_utf8_is_a_clear_400_never_garbage(client, path, said, sent):
+    body, headers = sent
+    r = client.post(path, content=body, headers=headers)
+    text = html.unescape(r.text)
+    assert r.status_code == 400 and said in text and "the form could not be read" in text, text[:400]
+    assert re.search(r"not UTF-8 text \(byte 0xe9\)|the byte 0xe9", text), text[:600]
+
+
+def test_raw_utf8_bytes_in_a_urlencoded_form_are_refused_not_read_as_latin1(client):
+    """A browser percent-encodes every byte past ASCII; Starlette read raw ones as Latin-1 (`JosÃ©`)."""
+    body, headers = _urlencoded(b"incident", GOOD.replace("Ames", "Jos\xe9").encode("utf-8"), raw=True)
+    r = client.post("/rule", content=body, headers=headers)
+    assert r.status_code == 400 and "which a form sent URL-encoded never holds" in r.text
+    body, headers = _urlencoded(b"incident", GOOD.replace("Ames", "Jos\xe9").encode("utf-8"))
+    r = client.post("/rule", content=body, headers=headers)
+    assert r.status_code == 200 and "Jos\xe9" in r.text and "Jos\xc3\xa9" not in r.text
+
+
+@pytest.mark.parametrize("url,status,said", [
+    ("/api/topic/", 400, "no topic is named: the argument is empty"),      # `topic ''`, as /api/law/whist/ is `law whist ''`
+    ("/api/codes/", 404, "ends in a slash (the API never redirects"),
+    ("/api/search/", 404, "ends in a slash"),
+    ("/api", 404, "no such API address"),
+    ("/api/", 404, "no such API address"),
+])
+def test_an_api_address_is_answered_as_written_in_json_never_redirected(client, url, status, said):
+    """`/api/topic/` and `/api/codes/` were 307 redirects with an empty body: no JSON to read."""
+    r = client.get(url, follow_redirects=False)
+    assert r.status_code == status and r.headers["content-type"] == "application/json", (r.status_code, r.text)
+    assert said in r.json()["error"]["message"]
+    r = client.post("/api/adjudicate/", content=GOOD.encode(), follow_redirects=False)
+    assert r.status_code == 404 and "ends in a slash" in r.json()["error"]["message"]

@@ -93,23 +93,94 @@ def refused_page(r: Refusal, incident_text: str = "", action: str = "/rule", tit
 
 # --- reading a request --------------------------------------------------------------------------
 
+def _sent_fields(body: bytes, content_type: str) -> list[tuple[bytes, bytes]]:
+    """The text fields of a form as sent, (name, value) in bytes, never decoded: read again beside
+    Starlette's reading, which takes bytes that are not UTF-8 for Latin-1 (a multipart field) or
+    for U+FFFD (a percent-encoded one), so that a form sent in Latin-1 was ruled on with a player
+    `Jos\ufffd`. A file's part is left out (its bytes are read as an incident file's are)."""
+    from urllib.parse import unquote_to_bytes
+
+    from python_multipart.multipart import parse_options_header
+    kind, params = parse_options_header(content_type)
+    out: list[tuple[bytes, bytes]] = []
+    if kind == b"application/x-www-form-urlencoded":
+        for piece in body.split(b"&"):
+            if piece:
+                name, _, value = piece.partition(b"=")
+                out.append((unquote_to_bytes(name.replace(b"+", b" ")), unquote_to_bytes(value.replace(b"+", b" "))))
+    elif kind == b"multipart/form-data" and params.get(b"boundary"):
+        for part in body.split(b"--" + params[b"boundary"])[1:]:
+            head, sep, value = part.partition(b"\r\n\r\n")
+            if not sep:
+                continue
+            lines = [line.partition(b":") for line in head.strip(b"\r\n").split(b"\r\n")]
+            disposition = next((v for k, _, v in lines if k.strip().lower() == b"content-disposition"), b"")
+            _, options = parse_options_header(disposition.strip())
+            if b"name" in options and b"filename" not in options:
+                out.append((options[b"name"], value.removesuffix(b"\r\n")))
+    return out
+
+
+class FormNotUtf8(Exception):
+    """A form's field that is not UTF-8 text: said as Starlette's refusal of a form is."""
+
+    def __init__(self, detail: str):
+        self.detail = detail
+        super().__init__(detail)
+
+
+async def _form(request: Request, raw: tuple[str, ...] = (), **limits):
+    """The form (request.form, with its limits), its text fields, and the bytes of the fields named
+    in `raw` as sent (the incident: a byte that is not UTF-8 in it is refused as the file's would
+    be, at its line and column). A name or any other field that is not UTF-8 text, or a byte that
+    is not ASCII in a form sent URL-encoded (a browser percent-encodes every such byte), is refused
+    (FormNotUtf8, 400): the page asks for UTF-8, and a form in Latin-1 was ruled on with the bytes
+    taken for other letters."""
+    body = await request.body()       # (first: the form is then read from it; the Guard has bounded it)
+    form = await request.form(**limits)
+    content_type = request.headers.get("content-type", "")
+    kept: dict[str, bytes] = {}
+    if content_type.lower().startswith("application/x-www-form-urlencoded") and not body.isascii():
+        byte = next(b for b in body if b > 127)
+        raise FormNotUtf8(f"the form holds the byte 0x{byte:02x}, which a form sent URL-encoded never holds "
+                          "(each byte past ASCII is sent as %XX)")
+    for name, value in _sent_fields(body, content_type):
+        try:
+            field = name.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise FormNotUtf8(f"a field's name is not UTF-8 text (byte 0x{name[e.start]:02x})") from None
+        if field in raw:
+            kept[field] = value
+            continue
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError as e:
+            from ..incident import shown
+            raise FormNotUtf8(f"the field '{shown(field)}' is not UTF-8 text (byte 0x{value[e.start]:02x})") from None
+    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    return form, fields, kept
+
+
 async def _form_incident(request: Request) -> tuple[bytes, dict]:
     """The incident from a form: the uploaded file's bytes (its name is never used) or the pasted
-    text; and the form's other fields."""
+    text, as sent; and the form's other fields."""
     from starlette.exceptions import HTTPException
     try:
-        form = await request.form(max_files=1, max_fields=20, max_part_size=MAX_BYTES + FORM_ENVELOPE)
-    except HTTPException as e:     # a form that is not one (python-multipart's refusal)
+        form, fields, sent = await _form(request, ("incident",), max_files=1, max_fields=20,
+                                         max_part_size=MAX_BYTES + FORM_ENVELOPE)
+    except (HTTPException, FormNotUtf8) as e:     # a form that is not one (python-multipart's refusal)
         raise Refusal(2, {"error": {"message": f"the form could not be read: {e.detail}", "exit_code": 2,
-                                    "hint": "send the incident from the page's own form"}}) from None
-    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+                                    "hint": "send the incident from the page's own form, in UTF-8"}}) from None
     upload = form.get("upload")
     data = b""
     if upload is not None and not isinstance(upload, str):
         data = await upload.read(MAX_BYTES + 1)
         await upload.close()
     if not data:
-        data = (fields.get("incident") or "").replace("\r\n", "\n").encode("utf-8", "surrogateescape")
+        pasted = sent.get("incident")
+        if pasted is None:
+            pasted = (fields.get("incident") or "").encode("utf-8", "surrogateescape")
+        data = pasted.replace(b"\r\n", b"\n")
     await form.close()
     return data, fields
 
@@ -216,10 +287,10 @@ async def build_page(request: Request):
         return page("build.html", incident="", **common)
     from starlette.exceptions import HTTPException
     try:
-        form = await request.form(max_files=0, max_fields=60, max_part_size=MAX_BYTES + FORM_ENVELOPE)
-    except HTTPException as e:
-        return page("build.html", 400, incident="", error={"message": f"the form could not be read: {e.detail}"}, **common)
-    fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+        _, fields, _ = await _form(request, max_files=0, max_fields=60, max_part_size=MAX_BYTES + FORM_ENVELOPE)
+    except (HTTPException, FormNotUtf8) as e:
+        return page("build.html", 400, incident="", error={"message": f"the form could not be read: {e.detail}",
+                                                           "hint": "send the page's own form, in UTF-8"}, **common)
     text, step = fields.get("incident", ""), fields.get("step", "")
     if step not in ("table", "choose", "add", "undo"):
         return page("build.html", 400, incident="", error={"message": "no such step", "hint": "start again"}, **common)
@@ -404,8 +475,8 @@ async def quiz_answer(request: Request):
 
     from .. import quiz
     try:
-        form = await request.form(max_files=0, max_fields=10)
-    except HTTPException as e:
+        form, _, _ = await _form(request, max_files=0, max_fields=10)
+    except (HTTPException, FormNotUtf8) as e:
         return page("quiz.html", 400, title="Quiz", q=None, code="", topic="",
                     error={"message": f"the form could not be read: {e.detail}", "hint": "answer from the page's own form"})
     qid = str(form.get("qid") or "")
@@ -506,15 +577,51 @@ async def api_topic(request: Request):
     return await _api(service.topic, request.path_params.get("name"))
 
 
+async def api_topic_unnamed(request: Request):
+    """`/api/topic/`: the name left empty, `topic ''` (and `/api/topic/%0A`, which Starlette's `$`
+    takes for this address, `topic $'\\n'`)."""
+    return await _api(service.topic, request.scope["path"].removeprefix("/api/topic/"))
+
+
 async def api_codes(request: Request):
     return await _api(service.codes)
 
 
+API_FIXED = ("/api/adjudicate", "/api/compare", "/api/search", "/api/codes")     # (addresses with no argument)
+
+
+class _ApiAddress(Route):
+    """Every address under /api that no route before it takes, in any method, whatever its
+    characters (a path convertor's `.*` stops at a newline): no such API address, in JSON."""
+
+    def __init__(self, path, endpoint):
+        super().__init__(path, endpoint)
+        self.methods = None         # (every method: no such address, whatever it is asked with)
+
+    def matches(self, scope):
+        from starlette.routing import Match
+        path = scope.get("path", "") if scope["type"] == "http" else None
+        if path is not None and (path == "/api" or path.startswith("/api/")):
+            # (PARTIAL: a route before it that takes the address in another method is found first,
+            # and answers 405; else this one answers, in any method)
+            return Match.PARTIAL, {"endpoint": self.endpoint, "path_params": {}}
+        return Match.NONE, {}
+
+
+async def api_not_found(request: Request):
+    from starlette.exceptions import HTTPException
+    raise HTTPException(404)
+
+
 async def not_found(request: Request, exc):
-    if request.url.path.startswith("/api/"):
+    from ..incident import shown
+    if request.url.path.startswith("/api/") or request.url.path == "/api":
         status = getattr(exc, "status_code", 404)
-        message = (f"{request.method} is not how {request.url.path} is used" if status == 405
-                   else "no such API address")
+        path = request.url.path
+        message = (f"{request.method} is not how {path} is used" if status == 405
+                   else "no such API address" + (f": '{shown(path, 60)}' ends in a slash (the API never redirects: "
+                                                 "write the address without it)" if path.endswith("/") and
+                                                 path.rstrip("/") in API_FIXED else ""))
         return _json({"error": {"message": message, "exit_code": 2,
                                 "hint": "POST /api/adjudicate, POST /api/compare, GET /api/law/CODE/NUMBER, "
                                         "GET /api/search?q=WORDS, GET /api/topic[/NAME], GET /api/codes"}},
@@ -658,17 +765,23 @@ def create_app() -> Starlette:
         Route("/quiz", quiz_answer, methods=["POST"]),
         Route("/quiz/stats", quiz_stats_page),
         Route("/download", download, methods=["POST"]),
+        # The API answers each address as written and never redirects (a 307 with an empty body is
+        # no JSON): `/api/codes/` is no such address; a trailing slash on a lookup is its argument
+        # left empty, refused as the command refuses it (`/api/topic/` is `topic ''`, `/api/law/whist/`
+        # is `law whist ''`), where Starlette redirected the first to /api/topic. (_ApiAddress, last,
+        # takes every other /api address: Starlette redirects only where no route is found.)
         Route("/api/adjudicate", api_adjudicate, methods=["POST"]),
         Route("/api/compare", api_compare, methods=["POST"]),
         Route("/api/law/{code}/{number:path}", api_law),
-        # (a code without a number is answered in JSON, saying how its laws are numbered: Starlette
-        # would redirect it to /api/law/CODE/ with an empty body)
+        # (a code without a number is answered in JSON, saying how its laws are numbered)
         Route("/api/law/{code}", api_law),
         Route("/api/search", api_search),
         Route("/api/topic", api_topic),
+        Route("/api/topic/", api_topic_unnamed),        # (the name left empty)
         Route("/api/topic/{name}", api_topic),
         Route("/api/codes", api_codes),
         Mount("/static", _Static(directory=static), name="static"),
+        _ApiAddress("/api", api_not_found),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error})
     app.add_middleware(Guard)
