@@ -7,6 +7,7 @@ mean is left to the rules.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import yaml
@@ -108,6 +109,20 @@ def side_words(table) -> dict[str, str]:
         for w in (side.lower(), side.lower().replace("-", ""), side.lower().replace("-", "/")):
             out[w] = side
     return out
+
+
+_UNPRINTABLE = {"Cc": "a control character", "Cf": "an invisible format character",
+                "Zs": "a space other than the plain one", "Zl": "a line separator", "Zp": "a paragraph separator",
+                "Cn": "a character Unicode does not assign", "Co": "a private-use character", "Cs": "a lone surrogate"}
+
+
+def unprintable(c: str) -> str:
+    """What a character a name or a text refuses is, in words: not every one is a control character
+    (a no-break space, U+200B, U+10FFFF were all said to be one)."""
+    if unicodedata.bidirectional(c) in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI", "AL") \
+            and unicodedata.category(c) == "Cf" or c in "\u200e\u200f":
+        return "a character that turns the direction of the text"
+    return _UNPRINTABLE.get(unicodedata.category(c), "a character that is not printable")
 
 
 def _or(items) -> str:
@@ -708,7 +723,9 @@ class Checker:
             raise self.err(y, f"{what}: expected a whole number, not '{shown(y.text())}'",
                            "write the number in plain decimal digits, e.g. 3")
         if not lo <= v <= hi:
-            raise self.err(y, f"{what}: {v} is out of range ({lo} to {hi})", f"write a number from {lo} to {hi}")
+            # (as written: `-0` and `+99` are said so, not as 0 and 99, which the file does not hold)
+            raise self.err(y, f"{what}: {shown(y.text().strip())} is out of range ({lo} to {hi})",
+                           f"write a number from {lo} to {hi}")
         return v
 
     def boolean(self, y: Y, what: str):
@@ -742,8 +759,9 @@ class Checker:
                            "write the player's name, or leave the seat out of `players`")
         bad = next((c for c in v if not c.isprintable()), None)
         if bad is not None:
-            raise self.err(y, f"{what}: the name '{shown(v)}' holds a control character ({ascii(bad)})",
-                           "a name is one line of printable text")
+            raise self.err(y, f"{what}: the name '{shown(v)}' holds {unprintable(bad)} ({ascii(bad)})",
+                           "a name is one line of printable text" + (", its spaces plain ones" if
+                                                                      unicodedata.category(bad) == "Zs" else ""))
         if len(v) > MAX_NAME:
             raise self.err(y, f"{what}: a player's name is at most {MAX_NAME} characters, not {len(v):,}",
                            "shorten the name")
@@ -779,7 +797,7 @@ class Checker:
         v = "" if y.value is None else y.text()
         bad = next((c for c in v if not c.isprintable() and c not in "\n\t"), None)
         if bad is not None:
-            raise self.err(y, f"{what}: the text '{shown(v)}' holds a control character ({ascii(bad)[1:-1]})",
+            raise self.err(y, f"{what}: the text '{shown(v)}' holds {unprintable(bad)} ({ascii(bad)[1:-1]})",
                            "write the words as plain printable text")
         return v
 

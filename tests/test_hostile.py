@@ -186,7 +186,11 @@ def test_a_name_that_would_rewrite_the_terminal_is_refused(tmp_path, name):
     p.write_text(f'game: whist\nplayers: {{N: {json.dumps(name)}}}\nevents: []\n')
     r = CliRunner().invoke(main, ["adjudicate", str(p)])
     assert r.exit_code == 2, r.output
-    assert r.stderr.startswith(f"{p}:2:14: players.N: the name '") and "control character" in r.stderr
+    # (each said for what it is: U+202E and U+200B were said to be control characters)
+    what = {"\u202e": "a character that turns the direction of the text",
+            "\u200b": "an invisible format character"}.get(next(c for c in name if not c.isprintable()),
+                                                           "a control character")
+    assert r.stderr.startswith(f"{p}:2:14: players.N: the name '") and f"holds {what} (" in r.stderr
     assert all(c.isprintable() or c == "\n" for c in r.stderr)
 
 
@@ -554,6 +558,32 @@ def test_a_seat_written_as_its_player_s_name_in_another_case_is_that_seat(first,
                                    event=f"play: {{by: '{second}', card: 2S}}"), "case.yaml")
     assert inc.events[-1].fields["by"] == "E"
     assert incident.name_key(first) == incident.name_key(second) == incident.name_key(incident.name_key(first))
+
+
+@pytest.mark.parametrize("written", ["-0", "+99", "14"])
+def test_a_number_out_of_range_is_quoted_as_written(written):
+    """`-0` was said to be "0 is out of range", a number the file does not hold."""
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(f"start: {{trick: {written}, leader: N}}\n"), "n.yaml")
+    assert e.value.message == f"start.trick: {written} is out of range (1 to 13)", e.value
+
+
+@pytest.mark.parametrize("escape,says", [
+    ("\\x07", "holds a control character ('\\x07')"),
+    ("\\u00a0", "holds a space other than the plain one ('\\xa0')"),
+    ("\\u200b", "holds an invisible format character ('\\u200b')"),
+    ("\\U0010FFFF", "holds a character Unicode does not assign ('\\U0010ffff')"),
+    ("\\ue000", "holds a private-use character ('\\ue000')"),
+    ("\\u2028", "holds a line separator ('\\u2028')"),
+])
+def test_a_character_a_name_refuses_is_said_for_what_it_is(escape, says):
+    """A no-break space, U+200B and U+10FFFF were each said to be a control character."""
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(f'players: {{N: "Jean{escape}Paul", E: B, S: C, W: D}}\n'), "n.yaml")
+    assert says in e.value.message, e.value
+    with pytest.raises(InputError) as e:
+        incident.parse(_incident(event=f'claim-rest: {{by: N, words: "a{escape}b"}}'), "n.yaml")
+    assert says.replace("('", "(").replace("')", ")") in e.value.message, e.value
 
 
 def test_games_played_by_one_candidate_in_two_spellings():
