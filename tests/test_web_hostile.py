@@ -409,3 +409,33 @@ def test_an_api_address_is_answered_as_written_in_json_never_redirected(client, 
     assert said in r.json()["error"]["message"]
     r = client.post("/api/adjudicate/", content=GOOD.encode(), follow_redirects=False)
     assert r.status_code == 404 and "ends in a slash" in r.json()["error"]["message"]
+
+
+# An address whose %XX bytes are not UTF-8 was read with U+FFFD and answered for a topic, a law, a
+# search of '\ufffd'; a query's name given twice was read as its last value, the first dropped
+# unsaid; a Content-Length of -5 was said to be over the size limit; a gzip body was read as its
+# compressed bytes. Each is refused saying what was sent, in JSON under /api, on a page elsewhere.
+@pytest.mark.parametrize("method,url,headers,status,said", [
+    ("GET", "/api/topic/%E9", {}, 400, "the address is not UTF-8 text (byte 0xe9)"),
+    ("GET", "/api/law/whist/%E9", {}, 400, "the address is not UTF-8 text (byte 0xe9)"),
+    ("GET", "/api/search?q=%E9", {}, 400, "the address's query is not UTF-8 text (byte 0xe9)"),
+    ("GET", "/api/search?q%E9=revoke", {}, 400, "the address's query is not UTF-8 text (byte 0xe9)"),
+    ("GET", "/api/search?q=revoke&q=lead", {}, 400, "the address gives 'q' twice"),
+    ("GET", "/api/search?q=revoke&limit=1&limit=2", {}, 400, "the address gives 'limit' twice"),
+    ("POST", "/api/compare?codes=american-1893&codes=english-1864", {}, 400, "the address gives 'codes' twice"),
+    ("POST", "/api/adjudicate", {"content-length": "-5"}, 400, "the request's Content-Length is '-5', not a number"),
+    ("POST", "/api/adjudicate", {"content-encoding": "gzip"}, 415, "in the Content-Encoding 'gzip'"),
+])
+def test_a_request_not_read_as_sent_is_refused_saying_what_was_sent(client, method, url, headers, status, said):
+    r = client.request(method, url, content=GOOD.encode(), headers=headers)
+    assert r.status_code == status and r.headers["content-type"] == "application/json", (r.status_code, r.text)
+    assert said in r.json()["error"]["message"] and r.json()["error"]["exit_code"] == 2
+    page = client.request(method, url.replace("/api/", "/").replace("/adjudicate", "/rule"),
+                          content=b"incident=x", headers={"content-type": "application/x-www-form-urlencoded", **headers})
+    assert page.status_code == status and said in html.unescape(page.text), (page.status_code, page.text[:300])
+
+
+@pytest.mark.parametrize("url", ["/search?q=caf%C3%A9", "/api/search?q=caf%C3%A9&code=whist", "/api/topic/%C3%A9"])
+def test_an_address_in_utf8_is_still_read(client, url):
+    r = client.get(url)
+    assert r.status_code in (200, 400) and "not UTF-8" not in r.text and "twice" not in r.text

@@ -669,10 +669,14 @@ class Guard:
                 message = {**message, "headers": list(message.get("headers", [])) + self.HEADERS}
             await send(message)
 
-        is_api = scope["path"].startswith("/api/")
+        is_api = scope["path"].startswith("/api/") or scope["path"] == "/api"
         limit = MAX_BYTES if is_api else MAX_BYTES + FORM_ENVELOPE
-        declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        headers = dict(scope.get("headers") or [])
+        refused = self._unreadable(scope, headers)
+        if refused is not None:
+            return await self._bad_request(scope, send_with_headers, is_api, *refused)
+        declared = headers.get(b"content-length")
+        if declared is not None and int(declared) > limit:
             return await self._too_large(scope, send_with_headers, is_api)
         body = bytearray()
         while True:
@@ -693,6 +697,60 @@ class Guard:
                 return {"type": "http.request", "body": bytes(body), "more_body": False}
             return await receive()
         await self.app(scope, replay, send_with_headers)
+
+    @staticmethod
+    def _unreadable(scope, headers) -> tuple[int, str, str] | None:
+        """Why a request cannot be read as its sender meant it (status, message, hint), or None:
+        - an address (its path or a query's name or value) whose %XX bytes are not UTF-8
+          (`/api/topic/%E9`, `/search?q=%E9`): read as U+FFFD, it was answered for a topic '\ufffd';
+        - a query's name given twice (`?codes=a&codes=b`): the last was taken, the first dropped
+          unsaid (no page of the server's own sends one twice);
+        - a Content-Length that is not a number of bytes (`-5`), said to be over the size limit;
+        - a body in a Content-Encoding (gzip): read as its compressed bytes (415)."""
+        from urllib.parse import unquote_to_bytes
+
+        from ..incident import shown
+        raw = scope.get("raw_path") or scope.get("path", "").encode("utf-8", "surrogateescape")
+        try:
+            unquote_to_bytes(raw).decode("utf-8")
+        except UnicodeDecodeError as e:
+            return (400, f"the address is not UTF-8 text (byte 0x{unquote_to_bytes(raw)[e.start]:02x})",
+                    "write the address in UTF-8: each byte past ASCII as %XX of its UTF-8")
+        seen: set[str] = set()
+        for piece in (scope.get("query_string") or b"").split(b"&"):
+            if not piece:
+                continue
+            for part in piece.partition(b"="):
+                if part == b"=":
+                    continue
+                sent = unquote_to_bytes(part.replace(b"+", b" "))
+                try:
+                    sent.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    return (400, f"the address's query is not UTF-8 text (byte 0x{sent[e.start]:02x})",
+                            "write the query in UTF-8: each byte past ASCII as %XX of its UTF-8")
+            name = unquote_to_bytes(piece.partition(b"=")[0].replace(b"+", b" ")).decode("utf-8")
+            if name in seen:
+                return (400, f"the address gives '{shown(name)}' twice", f"give '{shown(name)}' once")
+            seen.add(name)
+        declared = headers.get(b"content-length")
+        if declared is not None and not (declared.isascii() and declared.isdigit()):
+            return (400, f"the request's Content-Length is '{shown(declared.decode('latin-1'))}', not a number of bytes",
+                    "send the request's length in bytes, or let the client say it")
+        coding = headers.get(b"content-encoding", b"identity").strip().lower()
+        if coding not in (b"", b"identity"):
+            return (415, f"the body is sent in the Content-Encoding '{shown(coding.decode('latin-1'))}', which is "
+                    "not read here", "send the incident as plain UTF-8 text, not compressed")
+        return None
+
+    @staticmethod
+    async def _bad_request(scope, send, is_api, status, message, hint):
+        if is_api:
+            response = _json({"error": {"message": message, "exit_code": 2, "hint": hint}}, status)
+        else:
+            response = _refusal(status, "Not read", message, hint)
+        response.headers["connection"] = "close"
+        await response(scope, None, send)
 
     @staticmethod
     def _origin_form(scope):
