@@ -498,6 +498,10 @@ def _read_file(path: str, name: str) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
+        if os.path.islink(path):        # (`ls` lists it: "no such file" would contradict it)
+            from .reading import path_shown
+            raise InputError(f"this is a link to '{path_shown(os.readlink(path), 60)}', which does not exist", name,
+                             hint="give the path of the incident file itself, or mend the link")
         raise InputError("no such file", name, hint="check the path (or give '-' to read standard input)")
     except IsADirectoryError:
         raise InputError("this is a directory, not an incident file", name, hint="give the path of a .yaml file")

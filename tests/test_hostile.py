@@ -142,6 +142,19 @@ def test_a_directory_a_missing_file_and_an_unreadable_one(tmp_path, monkeypatch)
                                           "incident to a file you can read\n")
 
 
+def test_a_link_to_nothing_is_said_to_be_one(tmp_path):
+    """A link whose target does not exist was said to be "no such file", though `ls` lists it."""
+    link = tmp_path / "case.yaml"
+    link.symlink_to(tmp_path / "gone" / "x\x1b[2J.yaml")
+    with pytest.raises(InputError) as e:
+        incident.load(str(link))
+    assert e.value.message.startswith("this is a link to '") and "which does not exist" in e.value.message
+    assert "\\x1b[2J.yaml'" in e.value.message and "\x1b" not in e.value.message
+    with pytest.raises(InputError) as e:
+        incident.load(str(tmp_path / "missing.yaml"))
+    assert e.value.message == "no such file"
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
 def test_an_unreadable_file_through_the_command(tmp_path):
     locked = tmp_path / "locked.yaml"
