@@ -25,7 +25,7 @@ import os
 from dataclasses import dataclass
 
 from . import engine, incident, registry, ruling
-from .errors import AdjudicatorError, InconsistentIncident, InputError, safe
+from .errors import AdjudicatorError, InconsistentIncident, InputError
 from .incident import Y
 from .reading import path_shown
 
@@ -199,7 +199,8 @@ def check_expected(inc: incident.Incident) -> None:
     _check_keys(exp, file, "expected", ("rulings", "findings", "not_findings", "error", "message"))
     err = exp.value.get("error")
     if err is not None and err.value != "inconsistent":     # checked whether or not the incident is refused
-        raise InputError(f"expected.error: '{safe(str(err.value), 40)}' is not a refusal the engine gives",
+        from .incident import shown         # (as written: `true`, not Python's True)
+        raise InputError(f"expected.error: '{shown(err)}' is not a refusal the engine gives",
                          file, err.line, err.col, hint="the one refusal is `error: inconsistent` (an incident "
                          "that is not well formed is for tests/bad_input/, not a case)")
     if "rulings" in exp.value and exp.value["rulings"].value is not None:

@@ -231,6 +231,17 @@ def test_a_finding_expected_absent_fails_the_case_when_it_is_given(tmp_path):
         assert ok or "finding given, expected absent: lead-out-of-turn(" in r.stdout
 
 
+@pytest.mark.parametrize("written", ["true", "5", "{a: 1}", "[inconsistent]"])
+def test_an_expected_error_that_is_no_refusal_is_quoted_as_written(tmp_path, written):
+    """`error: true` was quoted 'True', and a mapping as Python's repr of the reader's values."""
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read().split("expected:")[0]
+    p = tmp_path / "case.yaml"
+    p.write_text(text + f"expected:\n  error: {written}\n")
+    r = run("check", str(p))
+    assert r.exit_code == 1 and f"expected.error: '{written}' is not a refusal the engine gives" in r.stdout, r.stdout
+
+
 def test_check_on_a_path_that_does_not_exist_is_a_usage_error(tmp_path):
     r = run("check", str(tmp_path / "nosuch"), CASE)
     assert r.exit_code == 2 and "no file or folder" in r.output and "nosuch" in r.output
