@@ -121,18 +121,30 @@ class Store:
         self.path = path or os.path.join(data_dir(), FILE)
         self.notices: list[str] = []
         folder = os.path.dirname(self.path) or "."
+        from .errors import UsageError
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
-            from .errors import UsageError
-            raise UsageError(f"the progress folder '{folder}' cannot be made or used "
-                             f"({(e.strerror or 'not a folder').lower()})",
+            # (a file there, /dev/null or /etc/passwd, was said as mkdir's "file exists")
+            why = "it is not a folder" if os.path.exists(folder) and not os.path.isdir(folder) else \
+                (e.strerror or "not a folder").lower()
+            raise UsageError(f"the progress folder '{folder}' cannot be made or used ({why})",
                              hint=f"set {ENV} to a folder you can write to, or unset it") from None
+        if os.path.lexists(self.path) and not os.path.isfile(self.path):
+            # a folder, a FIFO (which SQLite would wait on for ever), a device, a link to nothing:
+            # never opened, never moved aside as a damaged file
+            raise UsageError(f"the progress file {safe(self.path)} is not a regular file",
+                             hint=f"move it away, or set {ENV} to another folder") from None
         try:
             self.db = self._open()
         except sqlite3.DatabaseError as e:
             if _busy(e):            # a sound file another program is writing: never moved aside
                 raise self._in_use(e) from None
+            if not os.path.isfile(self.path):
+                # never made: the folder takes no new file (/proc, a read-only disk). It was then
+                # "moved aside" as a damaged file, and the missing file was the error said.
+                raise UsageError(f"the progress file {safe(self.path)} cannot be made ({safe(e, 120)})",
+                                 hint=f"set {ENV} to a folder you can write to, or unset it") from None
             aside = self._move_aside(e)
             self.notices.append(f"The progress file {safe(self.path)} was damaged ({safe(e, 120)}); it is kept "
                                 f"as {safe(aside)} and a fresh one is started.")

@@ -809,7 +809,28 @@ def test_a_time_limit_that_is_not_one_is_refused_with_what_was_set(value):
 def test_a_progress_folder_that_is_a_file_is_refused_with_its_name(folder):
     rc, out, err, _ = cli("quiz", "stats", "--json", env={"ADJUDICATOR_DATA_DIR": folder})
     assert rc == 2 and "internal error" not in err, err
-    assert f"the progress folder '{folder}' cannot be made or used" in err
+    assert f"the progress folder '{folder}' cannot be made or used (it is not a folder)" in err
+    assert json.loads(out)["error"]["hint"].startswith("set ADJUDICATOR_DATA_DIR to a folder")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link to /dev/zero", "link to nothing"])
+def test_a_progress_file_that_is_not_a_file_is_refused_never_opened_or_moved_aside(tmp_path, kind):
+    """A FIFO where the progress file goes made the quiz wait for ever (SQLite opened it); a
+    folder or a link to nothing was moved aside as a damaged file."""
+    path = tmp_path / "progress.sqlite3"
+    {"fifo": lambda: os.mkfifo(path), "folder": path.mkdir, "link to /dev/zero": lambda: path.symlink_to("/dev/zero"),
+     "link to nothing": lambda: path.symlink_to(tmp_path / "gone")}[kind]()
+    rc, out, err, seconds = cli("quiz", "stats", "--json", env={"ADJUDICATOR_DATA_DIR": str(tmp_path)}, timeout=20)
+    assert rc == 2 and f"the progress file {path} is not a regular file" in err, err
+    assert json.loads(out)["error"]["hint"] == "move it away, or set ADJUDICATOR_DATA_DIR to another folder"
+    assert sorted(os.listdir(tmp_path)) == ["progress.sqlite3"]
+
+
+def test_a_progress_folder_that_takes_no_file_is_said_so_not_a_missing_file():
+    """/proc takes no new file: the file never made was "moved aside" as damaged, and what was
+    said was the generic "'/proc/progress.sqlite3': no such file or directory"."""
+    rc, out, err, _ = cli("quiz", "stats", "--json", env={"ADJUDICATOR_DATA_DIR": "/proc"})
+    assert rc == 2 and "the progress file /proc/progress.sqlite3 cannot be made (" in err, err
     assert json.loads(out)["error"]["hint"].startswith("set ADJUDICATOR_DATA_DIR to a folder")
 
 
