@@ -857,13 +857,22 @@ def serve(ctx, host, port):
         allocator.settle_collector()
     def go():
         from . import web
+        from .errors import InputError
+        try:
+            host.encode("idna")     # (as the resolver reads it: a label over 63 characters was an internal error)
+        except UnicodeError as e:
+            import re
+            why = re.search(r"UnicodeError: (.*)\)$", str(e))       # (the codec's own reason, inside its wrapping)
+            raise InputError(f"cannot listen on {safe(host, 40)}:{port}: this is not a host name "
+                             f"({safe(why.group(1) if why else e, 60)})", "adjudicator serve",
+                             hint="give --host an address of this machine, e.g. 127.0.0.1 (this machine only) "
+                                  "or 0.0.0.0 (every address)") from None
         try:
             web.serve(host, port, echo=click.echo)
         except OSError as e:
             if isinstance(e, BrokenPipeError) or _is_output_error(e):
                 raise           # writing "Serving on ..." failed, not listening: said as any output error
             import socket
-            from .errors import InputError
             hint = ("give --host an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 "
                     "(every address)") if isinstance(e, socket.gaierror) or e.errno == 99 else \
                 "choose another --port, or stop what is using this one"

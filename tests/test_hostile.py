@@ -1303,3 +1303,13 @@ def test_compare_without_codes_on_a_game_of_one_code_is_refused_as_one_code_give
     err = json.loads(r.stdout)["error"]
     assert err["file"] == path and err["line"] and "is ruled by one code" in err["message"], err
     assert hint in r.stderr
+
+
+@pytest.mark.parametrize("host,why", [("a" * 64, "label too long"), ("a" * 5000, "label too long"),
+                                      ("a..b", "label empty or too long")])
+def test_a_host_that_is_no_host_name_is_refused_not_an_internal_error(host, why):
+    """`serve --host` with a label over 63 characters was 'internal error (UnicodeError)'."""
+    r = CliRunner().invoke(main, ["serve", "--host", host, "--port", "18097"])
+    assert r.exit_code == 2 and "internal error" not in r.stderr, r.stderr
+    assert r.stderr.startswith(f"adjudicator serve: cannot listen on {host[:40]}") and \
+        f": this is not a host name ({why})\n  hint: give --host an address" in r.stderr, r.stderr
