@@ -16,8 +16,17 @@ def safe(text, limit: int = 300) -> str:
     screen), and invisible ones (INVISIBLE), cut short when long."""
     text = str(text)
     cut = len(text) > limit
-    out = "".join(c if c.isprintable() and ord(c) not in INVISIBLE else ascii(c)[1:-1] for c in text[:limit])
+    out = "".join(c if c.isprintable() and ord(c) not in INVISIBLE else _escaped(c) for c in text[:limit])
     return out + ("..." if cut else "")
+
+
+def _escaped(c: str) -> str:
+    """A character a message does not print, as an escape: a byte that was not UTF-8 in a command
+    line's argument or a file's name (kept by Python as a lone surrogate, U+DC80 to U+DCFF) as the
+    byte it was, `\\xff`, not `\\udcff`, a character the user never wrote."""
+    if "\udc80" <= c <= "\udcff":
+        return f"\\x{ord(c) - 0xdc00:02x}"
+    return ascii(c)[1:-1]
 
 
 class AdjudicatorError(Exception):

@@ -249,6 +249,14 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
                          f"characters: '{safe(words, 40)}')", file="adjudicator search",
                          hint=f"search for what happened in at most {MAX_QUERY_WORDS} words, e.g. "
                          "`adjudicator search card dropped on the floor`")
+    bad = next((c for c in words if "\udc80" <= c <= "\udcff"), None)
+    if bad is not None:
+        # a byte that is not UTF-8 on the command line, kept by Python as a lone surrogate, which
+        # SQLite cannot take: it was 'internal error (UnicodeEncodeError)'
+        from .errors import InputError, safe
+        raise InputError(f"the words to search for are not UTF-8 text (byte 0x{ord(bad) - 0xdc00:02x}: "
+                         f"'{safe(words, 40)}')", file="adjudicator search",
+                         hint="type the words in UTF-8 (the terminal's encoding may be another)")
     info: dict = {}
     if conn is None:
         conn, info = connect()

@@ -1313,3 +1313,20 @@ def test_a_host_that_is_no_host_name_is_refused_not_an_internal_error(host, why)
     assert r.exit_code == 2 and "internal error" not in r.stderr, r.stderr
     assert r.stderr.startswith(f"adjudicator serve: cannot listen on {host[:40]}") and \
         f": this is not a host name ({why})\n  hint: give --host an address" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("args,said", [
+    (["search", "caf\udce9", "revoke"], "adjudicator search: the words to search for are not UTF-8 text "
+                                        "(byte 0xe9: 'caf\\xe9 revoke')"),
+    (["law", "whist", "\udcff"], "adjudicator law: american-1893 has no law '\\xff'"),
+    (["adjudicate", "\udcff.yaml"], "\\xff.yaml: no such file"),
+    (["topic", "\udcff"], "adjudicator topic: no topic '\\xff'"),
+])
+def test_a_byte_that_is_not_utf8_on_the_command_line_is_said_as_that_byte(args, said):
+    """A byte that is not UTF-8 in an argument reaches Python as a lone surrogate: `search $'\\xff'`
+    was 'internal error (UnicodeEncodeError)' (SQLite cannot take it), and every message quoted
+    it as '\\udcff', a character the user never wrote."""
+    for as_json in (False, True):
+        r = CliRunner().invoke(main, args + (["--json"] if as_json else []))
+        assert r.exit_code == 2 and r.stderr.startswith(said + "\n"), r.stderr
+        assert "internal error" not in r.stderr and "udc" not in r.stderr + r.stdout
