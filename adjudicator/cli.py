@@ -17,6 +17,7 @@ clingo and yaml are imported inside the commands, so --help stays fast.
 """
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 
@@ -187,7 +188,21 @@ def _complete_events(ctx, param, incomplete):
     return _starting(list(schema.EVENTS) + list(schema.TOP_KEYS), incomplete)
 
 
-JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(0, 256),
+class Whole(click.IntRange):
+    """A whole number in plain ASCII decimal digits (a sign allowed), in a range: click's int()
+    took '３' (fullwidth), '١' (Arabic-Indic) and '1_000' for numbers, where the web API's
+    `limit` (reading.chosen_number) and the incident's numbers refuse them: `search --limit ３` was
+    read as 3 and `/api/search?limit=３` refused."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
+            self.fail(f"'{safe(value, 40)}' is not a whole number in plain digits (0-9)", param, ctx)
+        if isinstance(value, str) and len(value.strip()) > 100:       # (past 4,300 digits int() refuses)
+            self.fail(f"'{safe(value.strip(), 20)}' has {len(value.strip()):,} digits: at most 100", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=Whole(0, 256),
                     help="Worker processes for many files (0: one per core); output stays in input order.")
 
 
@@ -515,7 +530,7 @@ def law(ctx, code_or_game, number, as_json):
 @click.argument("words", nargs=-1, required=True)
 @click.option("--code", "code_given", shell_complete=_complete_codes, help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
               "stands for its default code).")
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 500), help="How many laws to show.")
+@click.option("--limit", default=10, show_default=True, type=Whole(1, 500), help="How many laws to show.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def search(ctx, words, code_given, limit, as_json):
@@ -715,9 +730,9 @@ def _quiz_json(seed, questions, message=None) -> str:
 
 
 @main.group(invoke_without_command=True)
-@click.option("-n", "count", default=10, show_default=True, type=click.IntRange(1, 1000),
+@click.option("-n", "count", default=10, show_default=True, type=Whole(1, 1000),
               help="How many questions.")
-@click.option("--seed", type=int, default=None, help="Draw the same questions again (a quiz is reproducible).")
+@click.option("--seed", type=Whole(), default=None, help="Draw the same questions again (a quiz is reproducible).")
 @click.option("--code", default=None, shell_complete=_complete_codes, help="Only this code's cases (`adjudicator codes`).")
 @click.option("--topic", default=None, help="Only this topic (`adjudicator topic` lists them).")
 @click.option("--law", default=None, help="Only questions on this law (with --code).")
@@ -725,7 +740,7 @@ def _quiz_json(seed, questions, message=None) -> str:
               help="Only this kind: remedy, who, who-not, law, status, compare.")
 @click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")
 @click.option("--reset", is_flag=True, help="Forget all progress (answers and schedule).")
-@click.option("--sheet", "sheet", type=click.IntRange(1, 500), default=None,
+@click.option("--sheet", "sheet", type=Whole(1, 500), default=None,
               help="Write a printable sheet of N questions (Markdown and HTML) with the answer key.")
 @click.option("--out", default="quiz-sheet", show_default=True, help="With --sheet: the files' name, without .md/.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the questions with their answers as JSON.")
@@ -845,7 +860,7 @@ def quiz_stats(ctx, as_json):
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: every address, to serve a club's room).")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--port", default=8000, show_default=True, type=Whole(1, 65535))
 @click.pass_context
 def serve(ctx, host, port):
     """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and

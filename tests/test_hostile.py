@@ -1330,3 +1330,20 @@ def test_a_byte_that_is_not_utf8_on_the_command_line_is_said_as_that_byte(args, 
         r = CliRunner().invoke(main, args + (["--json"] if as_json else []))
         assert r.exit_code == 2 and r.stderr.startswith(said + "\n"), r.stderr
         assert "internal error" not in r.stderr and "udc" not in r.stderr + r.stdout
+
+
+@pytest.mark.parametrize("args,said", [
+    (["search", "revoke", "--limit", "\uff13"], "'\uff13' is not a whole number in plain digits (0-9)"),
+    (["quiz", "--seed", "\u0661", "-n", "1"], "'\u0661' is not a whole number in plain digits (0-9)"),
+    (["quiz", "--seed", "1_000", "-n", "1"], "'1_000' is not a whole number in plain digits (0-9)"),
+    (["adjudicate", "-j", "\uff12", CASE], "'\uff12' is not a whole number in plain digits (0-9)"),
+    (["quiz", "--seed", "9" * 5000, "-n", "1"], "'99999999999999999999...' has 5,000 digits: at most 100"),
+])
+def test_a_number_on_the_command_line_is_plain_digits_as_the_api_and_the_incident_read_it(args, said):
+    """click's int() read '３' (fullwidth) as 3 and '١' (Arabic-Indic) as 1, where
+    `/api/search?limit=３` is refused; 5,000 digits were quoted whole."""
+    for as_json in (False, True):
+        rc, out, err, _ = cli(*args, *(["--json"] if as_json else []))
+        assert rc == 2 and said in err and len(err) < 400, err
+        if as_json:
+            assert said in json.loads(out)["error"]["message"]
