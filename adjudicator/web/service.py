@@ -415,9 +415,11 @@ def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
             elif step == "undo":
                 data = builder.remove_last(data)
         out = builder.dump(data)
+        # (the table too: a dealer 'Q' or a player named 'N' was taken at the table's step, and
+        # refused only when the first event was added, on the event's form)
+        inc = incident.load(STDIN, out.encode("utf-8"))
         if not data.get("events"):
             return out, None
-        inc = incident.load(STDIN, out.encode("utf-8"))
         return out, narrator.tell(inc)
     return _guarded(go)
 
