@@ -105,15 +105,18 @@ def ruling_of(path: str, code: str | None = None) -> dict | None:
 
 def case_files(root: str | None = None) -> list[str]:
     """The bank: every case file whose facts are all known (a case with `unknown:` facts has a
-    conditional ruling, not one answer to grade against)."""
+    conditional ruling, not one answer to grade against), and that can be read: a file the reader
+    refuses (a FIFO or a link to /dev/zero named .yaml, a malformed incident) is no question, as an
+    incident the engine refuses gives none (ruling_of). It was taken into the bank, and the quiz
+    then stopped on it with the reader's hint for an incident ("pipe it in and give '-'")."""
     from . import cases
-    return [p for p in cases.find([root or bank_dir()]) if not _has_unknowns(p)]
+    return [p for p in cases.find([root or bank_dir()]) if _all_known(p)]
 
 
-def _has_unknowns(path: str) -> bool:
+def _all_known(path: str) -> bool:
     from . import incident
     try:
-        return getattr(incident.load(path), "unknown", None) is not None
+        return getattr(incident.load(path), "unknown", None) is None
     except AdjudicatorError:
         return False
 

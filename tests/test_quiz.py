@@ -18,7 +18,7 @@ from adjudicator.errors import AdjudicatorError
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # the bank: every case whose facts are all known (one with `unknown:` facts has a conditional ruling)
 CASES = [p for p in sorted(glob.glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True))
-         if not quiz._has_unknowns(p)]
+         if quiz._all_known(p)]
 STATUS = {"available": "open", "later": "later", "exacted": "exacted", "done": "exacted", "applies": "applies"}
 
 
@@ -688,3 +688,20 @@ def test_a_sheet_named_by_nothing_or_a_folder_is_refused_not_hidden_as_dot_md(tm
     assert r.stderr.startswith(f"adjudicator quiz --out: {said}\n"), r.stderr
     assert "hint: give the sheet's name without .md and .html" in r.stderr
     assert not list(tmp_path.glob("**/.md")) and not list(tmp_path.glob("**/.html"))
+
+
+def test_a_file_in_the_bank_the_reader_refuses_is_no_question_not_the_end_of_the_quiz(tmp_path):
+    """A FIFO or a link to /dev/zero named .yaml in the bank (ADJUDICATOR_CASES) stopped the whole
+    quiz with the reader's hint for an incident ("pipe it in and give '-'"): it is no question, as
+    an incident the engine refuses gives none."""
+    import shutil
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    shutil.copy(CASES[0], bank / "good.yaml")
+    os.mkfifo(bank / "fifo.yaml")
+    (bank / "zero.yaml").symlink_to("/dev/zero")
+    (bank / "broken.yaml").write_text("game: whist\nevents: [\n")
+    assert quiz.case_files(str(bank)) == [str(bank / "good.yaml")]
+    r = CliRunner().invoke(main, ["quiz", "-n", "1", "--seed", "1", "--json"], env={"ADJUDICATOR_CASES": str(bank)})
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["questions"][0]["case"] == "good.yaml"
