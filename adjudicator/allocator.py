@@ -57,6 +57,22 @@ def in_use() -> str:
     return "jemalloc"
 
 
+def setting() -> str:
+    """ADJUDICATOR_MALLOC as set, in any case: "system" (keep the C library's malloc), "jemalloc"
+    or "" (unset or empty: jemalloc where the machine has it). Anything else is refused where it
+    is read (`serve`, a command on many files): a typo such as `sytem` was taken silently for the
+    default."""
+    raw = os.environ.get(VARIABLE, "")
+    value = raw.strip().lower()
+    if value in ("", "system", "jemalloc"):
+        return value
+    from .errors import UsageError
+    from .incident import shown
+    raise UsageError(f"{VARIABLE} is '{shown(raw)}', which is no allocator this command knows",
+                     hint="set it to `system` to keep the C library's malloc, or to `jemalloc` (or unset it) "
+                          "for jemalloc where the machine has it")
+
+
 def this_command() -> list[str]:
     """The command line that starts this command again, importing the same package: `python -m
     adjudicator ...` when it was started so (the same folders first on the module path), else the
@@ -83,7 +99,7 @@ def restart_with_jemalloc(argv: list[str]) -> None:
         else:
             os.environ.pop("LD_PRELOAD", None)
         return
-    if os.environ.get(VARIABLE, "").strip().lower() == "system" or in_use() == "jemalloc":
+    if setting() == "system" or in_use() == "jemalloc":
         return
     library = jemalloc_library()
     if library is None:

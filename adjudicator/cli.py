@@ -865,11 +865,6 @@ def quiz_stats(ctx, as_json):
 def serve(ctx, host, port):
     """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and
     its JSON API under /api/; see docs/web.md."""
-    import adjudicator
-    if adjudicator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
-        from . import allocator
-        allocator.restart_with_jemalloc(allocator.this_command())
-        allocator.settle_collector()
     def go():
         from . import web
         from .errors import InputError
@@ -882,6 +877,11 @@ def serve(ctx, host, port):
                              f"({safe(why.group(1) if why else e, 60)})", "adjudicator serve",
                              hint="give --host an address of this machine, e.g. 127.0.0.1 (this machine only) "
                                   "or 0.0.0.0 (every address)") from None
+        import adjudicator
+        if adjudicator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
+            from . import allocator
+            allocator.restart_with_jemalloc(allocator.this_command())
+            allocator.settle_collector()
         try:
             web.serve(host, port, echo=click.echo)
         except OSError as e:

@@ -246,3 +246,32 @@ def test_adjudicate_on_many_files_rules_them_with_jemalloc_and_still_reads_stand
     lines = [json.loads(line) for line in out.decode().splitlines()]
     assert len(lines) == others + 1
     assert all(line["rulings"] == lines[1]["rulings"] for line in lines)
+
+
+@pytest.mark.parametrize("value", ["sytem", "bogus", "glibc", "yes"])
+def test_a_setting_no_allocator_is_refused_where_it_is_read(execs, monkeypatch, value):
+    """ADJUDICATOR_MALLOC names `system` or `jemalloc` (or nothing): a typo was taken silently for
+    jemalloc. It is refused, saying what was set, where it is read (serve, many files); a command on
+    one file does not read it."""
+    import adjudicator
+    from click.testing import CliRunner
+
+    from adjudicator import cli
+    from adjudicator.errors import UsageError
+    monkeypatch.setenv(allocator.VARIABLE, value)
+    with pytest.raises(UsageError, match=f"ADJUDICATOR_MALLOC is '{value}', which is no allocator"):
+        allocator.restart_with_jemalloc(["serve"])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    case = os.path.join(root, "cases", "whist", "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+    monkeypatch.setattr(adjudicator, "leaves_with_exit", True)
+    many = CliRunner().invoke(cli.main, ["check", "-q"] + [case] * allocator.MANY_FILES)
+    assert many.exit_code == 2 and "which is no allocator this command knows" in many.output
+    assert "set it to `system`" in many.output
+    one = CliRunner().invoke(cli.main, ["adjudicate", case])
+    assert one.exit_code == 0 and execs == []
+
+
+@pytest.mark.parametrize("value", ["system", " System ", "jemalloc", "JEMALLOC", ""])
+def test_the_settings_of_the_allocator_are_read_in_any_case(monkeypatch, value):
+    monkeypatch.setenv(allocator.VARIABLE, value)
+    assert allocator.setting() == value.strip().lower()
