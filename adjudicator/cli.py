@@ -269,6 +269,11 @@ def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, di
 def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
+        if files.count("-") > 1:     # standard input is read once: a second '-' would rule on the same text again
+            from .errors import UsageError
+            raise UsageError(f"'-' (standard input) is named {files.count('-')} times: standard input can be read "
+                             "only once", hint="name '-' once; to rule on one incident twice, save it to a file and "
+                             "name the file twice")
         _long_run(len(files))              # (before standard input is read: the second start reads it)
         from . import incident
         stdin_text = incident.read_stdin() if "-" in files else None

@@ -466,3 +466,20 @@ def test_an_empty_path_is_named_in_its_message():
     assert r.exit_code == 2 and r.stderr == ("adjudicator: an empty argument names no incident file\n"
                                              "  hint: give the incident file's path (or '-' to read standard input)\n")
     assert json.loads(r.stdout)["error"]["file"] == "adjudicator"
+
+
+@pytest.mark.parametrize("args", [["-", "-"], ["--json", "-", CASE, "-"]])
+def test_standard_input_named_twice_is_a_usage_error(args):
+    """`adjudicate - -` ruled on the same standard input twice (read once, handed to both): standard
+    input can be read only once, so a second '-' is refused with the fix. (`compare` takes one FILE.)"""
+    with open(CASE, encoding="utf-8") as fh:
+        text = fh.read()
+    r = run("adjudicate", *args, input=text)
+    assert r.exit_code == 2
+    assert r.stderr == ("adjudicator: '-' (standard input) is named 2 times: standard input can be read only once\n"
+                        "  hint: name '-' once; to rule on one incident twice, save it to a file and name the "
+                        "file twice\n")
+    if "--json" in args:
+        assert json.loads(r.stdout)["error"]["exit_code"] == 2
+    else:
+        assert r.stdout == ""
