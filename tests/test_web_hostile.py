@@ -256,6 +256,25 @@ def test_a_wrong_method_or_address_is_a_clear_4xx(client):
     assert client.get("/nothing-here").status_code == 404
 
 
+# Starlette ends each route's pattern in `$`, which matches before a final newline too: `/api/codes%0A`
+# was answered as /api/codes (200), `/law/whist/24%0A` as law 24. An address with a newline after it is
+# now no route's: the API's JSON 404, as every other unknown API address, and a page's 404.
+@pytest.mark.parametrize("address", ["/api/codes%0A", "/api/search%0A?q=revoke", "/api/topic%0A",
+                                     "/api/law/whist/24%0A", "/api/adjudicate%0A", "/api/compare%0A"])
+def test_an_api_address_with_a_newline_after_it_is_no_such_address(client, address):
+    for method in ("GET", "POST"):
+        r = client.request(method, address, content=GOOD.encode())
+        assert r.status_code == 404, (method, r.status_code)
+        assert r.json()["error"]["message"] == "no such API address"
+
+
+@pytest.mark.parametrize("address", ["/%0A", "/law/whist/24%0A", "/quiz%0A", "/build%0A", "/search%0A?q=revoke",
+                                     "/static/style.css%0A"])
+def test_a_page_address_with_a_newline_after_it_is_not_found(client, address):
+    r = client.get(address)
+    assert r.status_code == 404 and "There is no such page here." in r.text, r.status_code
+    assert client.get(address.replace("%0A", "")).status_code == 200
+
 # A topic name of spaces or a newline (`/topic/%20`) was read as no name: the page then took the list
 # of topics for one topic and failed (500), and the API gave the list (200) where the command refuses
 # the name. Both now refuse it as `adjudicator topic ' ' --json` does.

@@ -801,6 +801,17 @@ class _Static(StaticFiles):
             await super().__call__(scope, receive, send)
 
 
+def _whole_address(route) -> None:
+    """A route takes its whole address, and no address with a newline after it: Starlette ends each
+    pattern in `$`, which matches before a final newline too, so `/api/codes%0A` was answered as
+    /api/codes and `/law/whist/24%0A` as law 24. Ended in `\\Z` instead, such an address is no
+    route's: the API's JSON 404 (no such API address), a page's 404."""
+    import re
+    regex = getattr(route, "path_regex", None)
+    if regex is not None and regex.pattern.endswith("$"):
+        route.path_regex = re.compile(regex.pattern[:-1] + r"\Z")
+
+
 def create_app() -> Starlette:
     from starlette.exceptions import HTTPException
     static = os.path.join(os.path.dirname(__file__), "static")
@@ -841,6 +852,8 @@ def create_app() -> Starlette:
         Mount("/static", _Static(directory=static), name="static"),
         _ApiAddress("/api", api_not_found),
     ]
+    for route in routes:
+        _whole_address(route)
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error})
     app.add_middleware(Guard)
     return app
