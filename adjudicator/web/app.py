@@ -281,7 +281,9 @@ async def ask_step(request: Request):
 
 async def build_page(request: Request):
     from . import builder
+    from ..incident import MAX_NAME
     common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
+              "max_name": MAX_NAME,
               "seat_words": builder.seat_words(), "groups": builder.event_groups()}
     if request.method in ("GET", "HEAD"):      # (HEAD is GET's head: not a form sent)
         return page("build.html", incident="", **common)
@@ -303,8 +305,9 @@ async def build_page(request: Request):
                         event_doc=_event_doc(event), players=_players(out), **_for_game(common, out))
         out, story = await run_in_threadpool(service.build_step, text, step, fields)
     except Refusal as r:
-        if step == "table" or not text:
-            return page("build.html", r.http_status, incident="", error=r.detail, **common)
+        if step == "table" or not text:     # (the table's form again as it was filled: nothing typed is lost)
+            return page("build.html", r.http_status, incident="", error=r.detail,
+                        form=fields if step == "table" else None, **common)
         try:        # the event refused: its form again, the incident as it was
             specs = await run_in_threadpool(service.build_fields, event, text) if step == "add" else None
             out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
