@@ -245,10 +245,12 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
     """
     if len(words) > MAX_QUERY_CHARS or len(words.split()) > MAX_QUERY_WORDS:
         from .errors import InputError, safe
-        raise InputError(f"the words to search for are too many ({len(words.split()):,} words, {len(words):,} "
-                         f"characters: '{safe(words, 40)}')", file="adjudicator search",
-                         hint=f"search for what happened in at most {MAX_QUERY_WORDS} words, e.g. "
-                         "`adjudicator search card dropped on the floor`")
+        count = len(words.split())
+        what = ("too many" if count > MAX_QUERY_WORDS else "too long")    # (one word of 1,200 letters: not "too many")
+        raise InputError(f"the words to search for are {what} ({count:,} word{'' if count == 1 else 's'}, "
+                         f"{len(words):,} characters: '{safe(words, 40)}')", file="adjudicator search",
+                         hint=f"search for what happened in at most {MAX_QUERY_WORDS} words and {MAX_QUERY_CHARS} "
+                         "characters, e.g. `adjudicator search card dropped on the floor`")
     bad = next((c for c in words if "\udc80" <= c <= "\udcff"), None)
     if bad is not None:
         # a byte that is not UTF-8 on the command line, kept by Python as a lone surrogate, which

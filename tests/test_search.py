@@ -237,3 +237,11 @@ def test_words_that_leave_nothing_to_search_say_why(words, why):
     with pytest.raises(service.Refusal) as e:
         service.search(words)
     assert e.value.payload["error"]["message"] == f"nothing to search for in '{words}': {why}"
+
+
+def test_one_word_too_long_is_said_to_be_too_long_not_too_many():
+    """One word of 1,200 letters was "too many (1 words, ...)": it is one word, too long."""
+    r = CliRunner().invoke(main, ["search", "revoke" * 200])
+    assert r.exit_code == 2
+    assert "the words to search for are too long (1 word, 1,200 characters: 'revokerevoke" in r.output
+    assert "at most 40 words and 400 characters" in r.output

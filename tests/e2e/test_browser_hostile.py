@@ -64,3 +64,12 @@ def test_a_required_choice_left_unchosen_adds_no_event(phone):
     with p.expect_navigation():
         p.click("button:has-text('Add it')")
     assert "West leads the king of spades." in p.inner_text("section.story")
+
+
+def test_a_word_too_long_for_the_screen_breaks(phone):
+    """A refusal quoting a long word (a search of one word of 1,200 letters) made the phone's page
+    scroll sideways; a long word now breaks at the screen's edge."""
+    p = phone
+    p.goto(p.base + "/search?q=" + "revoke" * 200)
+    assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert "too long (1 word, 1,200 characters" in p.inner_text(".error")
