@@ -470,7 +470,8 @@ async def quiz_page(request: Request):
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
     return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
-                stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh", review=review)
+                stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh", review=review,
+                once=service.quiz_once())
 
 
 async def quiz_answer(request: Request):
@@ -485,14 +486,15 @@ async def quiz_answer(request: Request):
     qid = str(form.get("qid") or "")
     said = str(form.get("answer") or "")
     code, topic = str(form.get("code") or ""), str(form.get("topic") or "")
+    once = str(form.get("once") or "")[:40]
     try:
         q = await run_in_threadpool(service.quiz_question, qid)
-        graded = await run_in_threadpool(service.quiz_answer, q, said)
+        graded = await run_in_threadpool(service.quiz_answer, q, said, once)
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
     if not graded["understood"]:
         return page("quiz.html", 400, title="Quiz", q=q, seed="", code=code, topic=topic, stats=None,
-                    code_title=_title(q.code), letters="abcdefgh",
+                    code_title=_title(q.code), letters="abcdefgh", once=once,
                     message=quiz.not_read(q, said))     # quoted short and escaped, as the terminal's quiz does
     letter = said.strip().lower()
     if q.options and len(letter) == 1 and letter in "abcdefgh"[:len(q.options)]:

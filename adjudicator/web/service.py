@@ -347,9 +347,39 @@ def quiz_question(token: str):
     return _guarded(go)
 
 
-def quiz_answer(q, said: str) -> dict:
+# The question pages drawn, each by the one-time token its form carries, whose answer is recorded:
+# the same form sent again (a reload of the answer page, a second tap on Answer, the back button
+# and Answer again) is graded and shown, never recorded twice. Kept in the server's memory, the
+# last ANSWERED_KEPT of them.
+ANSWERED_KEPT = 10_000
+_answered: dict[str, None] = {}
+_answered_lock = threading.Lock()
+
+
+def quiz_once() -> str:
+    """A new question page's one-time token."""
+    import secrets
+    return secrets.token_urlsafe(12)
+
+
+def _first_answer(once: str) -> bool:
+    """Whether this is the first answer sent from the question page the token names (a form without
+    one, sent by another client than the page: always)."""
+    if not once:
+        return True
+    with _answered_lock:
+        if once in _answered:
+            return False
+        _answered[once] = None
+        while len(_answered) > ANSWERED_KEPT:
+            del _answered[next(iter(_answered))]
+        return True
+
+
+def quiz_answer(q, said: str, once: str = "") -> dict:
     """Grade an answer against the engine's ruling and record it in the progress file, as the
-    terminal's quiz does; with the ruling it was graded against."""
+    terminal's quiz does, once for the question page `once` names; with the ruling it was graded
+    against, and whether it was counted now (False: sent again, counted when first sent)."""
     import os
 
     from .. import progress, quiz
@@ -358,9 +388,10 @@ def quiz_answer(q, said: str) -> dict:
         g = quiz.grade(q, said)
         if not g.understood:
             return {"understood": False}
+        counted = _first_answer(once)
         store = progress.Store()
         try:
-            due = store.record(q, g.right, g.said)
+            due = store.record(q, g.right, g.said) if counted else None
             stats = store.stats()
         finally:
             store.close()
@@ -368,7 +399,7 @@ def quiz_answer(q, said: str) -> dict:
         other = None
         if q.kind == "compare":
             other = quiz.ruling_of(os.path.join(quiz.bank_dir(), q.case), q.extra["codes"][1])
-        return {"understood": True, "right": g.right, "due": due, "stats": stats,
+        return {"understood": True, "right": g.right, "due": due, "stats": stats, "counted": counted,
                 "notices": store.notices, "ruling": ruling, "other": other}
     return _guarded(go)
 

@@ -73,3 +73,25 @@ def test_a_word_too_long_for_the_screen_breaks(phone):
     p.goto(p.base + "/search?q=" + "revoke" * 200)
     assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert "too long (1 word, 1,200 characters" in p.inner_text(".error")
+
+
+def test_a_quiz_answer_sent_again_is_counted_once(phone, server):
+    """The answer page reloaded (the form sent again) recorded the answer a second time: one answer
+    counted as two. The question page's form carries a one-time token: sent again, it is graded and
+    shown, not counted."""
+    p = phone
+    p.goto(p.base + "/quiz?seed=3")
+    if p.locator("input[type=radio][name=answer]").count():
+        p.locator("input[type=radio][name=answer]").first.check()
+    else:
+        p.fill("input#answer", "a")
+    with p.expect_navigation():
+        p.click("button:has-text('Answer')")
+    first = p.inner_text("p.verdict")
+    p.reload()
+    assert p.inner_text("p.verdict") == first
+    assert "not counted twice" in p.inner_text("main")
+    env = {**os.environ, "ADJUDICATOR_DATA_DIR": server["data"]}
+    exe = os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    stats = json.loads(subprocess.run([exe, "quiz", "stats", "--json"], env=env, capture_output=True).stdout)
+    assert stats["answers"] == 1
