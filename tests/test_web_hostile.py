@@ -472,3 +472,26 @@ def test_the_builder_s_table_is_read_at_its_own_step(client, fields, said):
     r = client.post("/build", content=urlencode({"step": "table", "game": "whist", **fields}).encode(),
                     headers={"content-type": "application/x-www-form-urlencoded"})
     assert r.status_code == 400 and said in html.unescape(r.text), html.unescape(r.text)[:600]
+
+
+# --- read as a referee on a phone uses the page --------------------------------------------------
+
+def test_the_law_lookup_sent_with_a_blank_number_says_so(client):
+    """The lookup's form sent with the number as spaces came back as it was, saying nothing: it is
+    refused as `adjudicator law CODE ''` is, the code kept."""
+    r = client.get("/law?code=american-1893&number=++")
+    assert r.status_code == 400 and "no law of american-1893 is named: give its number" in r.text
+    assert '<option value="american-1893" selected>' in r.text
+    assert client.get("/law").status_code == 200          # the page itself, nothing sent
+
+
+@pytest.mark.parametrize("code_a, code_b", [("american-1893", "american-1893"), ("american-1893", ""),
+                                            ("", "english-1864")])
+def test_a_comparison_of_one_code_is_refused_in_the_pages_words(client, code_a, code_b):
+    """The same code chosen twice (or one left empty) was refused in the command's words, naming a
+    `--codes` the page has not ("add another code, e.g. --codes ..."): said in the page's words,
+    the incident and the codes chosen kept."""
+    text = open(os.path.join(ROOT, "cases", CASE_REL), encoding="utf-8").read()
+    r = client.post("/compare", files={"incident": (None, text), "code_a": (None, code_a), "code_b": (None, code_b)})
+    assert r.status_code == 400 and "Only one code is chosen" in r.text and "--codes" not in r.text
+    assert html.escape(text.splitlines()[0], quote=False) in r.text

@@ -368,6 +368,14 @@ async def law_lookup(request: Request):
     if code and number:
         return RedirectResponse(_law_url(code, number), status_code=303)
     rows = await run_in_threadpool(service.codes)
+    if code and "number" in request.query_params:
+        # the form sent with the number blank or spaces: refused as `law CODE ''` is, where the
+        # page came back as it was, saying nothing
+        try:
+            await run_in_threadpool(service.law, code, "")
+        except Refusal as r:
+            return page("law_lookup.html", r.http_status, title="Look a law up", codes=rows, code=code,
+                        number="", error=r.detail)
     return page("law_lookup.html", title="Look a law up", codes=rows, code=code, number=number)
 
 
@@ -433,6 +441,13 @@ async def compare_page(request: Request):
     if not data.strip():
         return page("compare.html", 400, title="Compare codes", incident="", codes=rows,
                     examples=examples.NAMES, result=None, message="Paste the incident first.")
+    chosen = {c.strip() for c in (fields.get("code_a", ""), fields.get("code_b", "")) if c.strip()}
+    if len(chosen) == 1:        # (the command's refusal names its --codes, which the page has not)
+        return page("compare.html", 400, title="Compare codes", incident=_text(data), codes=rows,
+                    examples=examples.NAMES, result=None, code_a=fields.get("code_a", ""),
+                    code_b=fields.get("code_b", ""),
+                    message=f"Only one code is chosen ({next(iter(chosen))[:40]}): a comparison needs two. Choose a "
+                            "second, different code, or leave both empty for every code of the game.")
     try:
         result, players = await run_in_threadpool(service.compare, data, wanted)
     except Refusal as r:
