@@ -156,17 +156,6 @@ def _only(attrs: dict, pred: str, r) -> Symbol | None:
     return next(iter(values), None)
 
 
-def _who_acted(inc: Incident, seat: str, status: str) -> str:
-    """Who did what a ruling `done` required, named as the player who acts: a card of Dummy's hand
-    is taken back or withdrawn by the seat written for it (`by: N`), but "Dummy being blind and
-    deaf" (Dummy, law III) takes no part, and his partner, who plays his cards and acts for their
-    side (the rules' plays_dummy/2), did it. "Done: by North" named one who cannot act."""
-    if status != "done" or seat not in inc.top.get("dummies", ()):
-        return seat
-    table = registry.table(inc.game)
-    return next(s for s in table.seats if s != seat and table.side_of(s) == table.side_of(seat))
-
-
 def build(inc: Incident, sol: Solution) -> dict:
     templates = sol.templates
     namer = Namer(inc, templates)
@@ -217,7 +206,7 @@ def build(inc: Incident, sol: Solution) -> dict:
             "choice": namer.ident(choice) if (choice := _only(attrs, "r_choice", r)) is not None else None,
             "because": sorted({namer.ident(f[0]) for f in attrs["r_because"]}),
             "status": status,
-            "exacted_by": seats_sorted(_who_acted(inc, namer.ident(x[0]), status) for x in attrs["r_exacted_by"]),
+            "exacted_by": seats_sorted(namer.ident(x[0]) for x in attrs["r_exacted_by"]),
             "when": "; ".join(sorted({namer.say(w[0]) for w in attrs["r_later"]})) or None,
             "_order": (first_time(r.arguments[0]) if r.name == "none" else first_time(r), kind.string, text),
         })
