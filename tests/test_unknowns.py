@@ -103,12 +103,26 @@ def test_conditional_ruling_text_and_json_name_the_fact_and_the_laws():
 
 
 def test_one_grounding_serves_every_question():
+    # (an order's two alternatives are grounded apart, once each: two Controls, never reground)
     path = os.path.join(ROOT, "tests", "fixtures", "unknowns", "quitted-maybe.yaml")
     inc = incident.load(path)
     space = unknowns.Space(inc)
-    ctl = space.ctl
+    ctls = [c for _, c in space.grounded]
+    assert [f for f, _ in space.grounded] == [{0: 0}, {0: 1}]
     unknowns.conditional(inc, space)
-    assert space.ctl is ctl and space.solves > 2
+    assert [c for _, c in space.grounded] == ctls and space.ctl is ctls[0] and space.solves > 2
+
+
+def test_an_order_unknown_is_grounded_apart_and_only_so_many_orders():
+    def order(n):
+        return unknowns.Unknown(f"u{n}", "order", "", "", (n, n + 1), None,
+                                [unknowns.Alternative("", [n, n + 1], []), unknowns.Alternative("", [n + 1, n], [])])
+    field = unknowns.Unknown("u0", "field", "", "", (1,), "by", [unknowns.Alternative("", None, [])] * 3)
+    assert unknowns._apart([field]) == [{}]
+    assert unknowns._apart([field, order(2)]) == [{1: 0}, {1: 1}]
+    # at most MAX_APART groundings: the fourth order stays a choice in each
+    apart = unknowns._apart([order(2), order(4), order(6), order(8)])
+    assert len(apart) == unknowns.MAX_APART == 8 and all(set(f) == {0, 1, 2} for f in apart)
 
 
 @pytest.mark.parametrize("entry, message", [
@@ -228,7 +242,13 @@ KEPT = [_with_unknowns("71-72-this-deal-scored-as-the-sixth-decides-the-partie.y
         _with_unknowns("show-ace-king-queen-knave-ten-is-no-sequence-and-loses-to-a-pair.yaml",
                        [{"order": [16, 17]}, {"event": 9, "field": "pack-out"}]),
         _with_unknowns("foul-hand-the-four-cards-of-a-foul-hand-laid-on-the-table-are-no-hand-in-the-show.yaml",
-                       [{"order": [11, 12]}, {"event": 8, "field": "pack-out"}])]
+                       [{"order": [11, 12]}, {"event": 8, "field": "pack-out"}]),
+        # (the exploration's seed 14 of 400) Two hands of no value shown in an unknown order, after
+        # two equal pairs: with both orders in one grounding each moment held both hands' ten
+        # cards, and the sum over their ranks and the hands beaten by better ones grounded every
+        # mix: 11 s, refused as too many unknown facts. Each order is now grounded apart (0.03 s).
+        _with_unknowns("show-two-equal-best-hands-the-book-does-not-divide-the-pool.yaml",
+                       [{"order": [18, 19]}, {"event": 10, "field": "pack-out"}])]
 
 
 def _sample():
