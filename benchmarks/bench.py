@@ -283,6 +283,8 @@ def main():
         own.append(wall([exe, "check", "-q", "-j", "1", *many], 1, env=env))
         system.append(wall([exe, "check", "-q", "-j", "1", *many], 1, env={**env, allocator.VARIABLE: "system"}))
     check_rate = len(many) / (statistics.median(own) / 1000)
+    # (not one of the figures: a command's start, the restart and each code's rules read for
+    # its batch are in it, beside the rulings)
     print(f"`check -j 1` on {len(many)} cases: {statistics.median(own) / 1000:.1f} s ({check_rate:.0f} a second), "
           f"with ADJUDICATOR_MALLOC=system {statistics.median(system) / 1000:.1f} s "
           f"({len(many) / (statistics.median(system) / 1000):.0f} a second)")
@@ -294,7 +296,6 @@ def main():
     print(f"one CLI call: median {statistics.median(ratios):.2f}x the floor "
           f"(from {min(ratios):.2f}x for the quickest case to {max(ratios):.2f}x for the slowest)")
     table.append(("one CLI ruling / import floor (x)", statistics.median(ratios), 1.5))
-    table.append(("incidents per second, `check -j 1` on many files (CLI)", check_rate, 100.0))
     _table(table)
 
 
