@@ -331,3 +331,34 @@ def test_the_terminal_text_on_the_page_is_the_command_s_output(client, data):
     assert rc == 0 and "What happened: \n" not in terminal and not terminal.startswith("What happened:\n")
     m = re.search(r'<details class="terminal">.*?<pre>(.*?)</pre>', r.text, re.S)
     assert html.unescape(m.group(1)).strip() == terminal.strip()
+
+
+@pytest.mark.parametrize("url, said", [
+    ("/quiz?topic=渡", "no topic '渡'"),
+    ("/quiz?code=whist&topic=lead", "no topic 'lead'"),
+    ("/quiz?topic=a:%20b", "no topic 'a: b'"),
+    ("/quiz?topic=a%0Ab", "the topic 'a\\nb': no such topic"),
+    ("/quiz?code=zz", "unknown code or game 'zz'"),
+    ("/quiz?seed=abc", "is not a question's number"),
+    ("/search?q=lead&code=zz", "unknown code or game 'zz'"),
+    ("/topic/渡", "no topic '渡'"),
+    ("/law/zz/1", "unknown code or game 'zz'"),
+    ("/law/whist/999", ""),
+    ("/events/zz", ""),
+])
+def test_a_page_s_refusal_speaks_the_page_s_words_never_the_command_s_options(client, url, said):
+    """`/quiz?topic=渡`, typed in the address, was refused in the command's words, `--topic 渡: no
+    topic '渡'` with the fix "`adjudicator topic` lists them": the page has no --topic, only its list
+    'Only the topic'. Every page's refusal is checked for a `--` option."""
+    r = client.get(url)
+    assert 400 <= r.status_code < 500, (url, r.status_code)
+    words = " ".join(text_of(r.text).split())
+    assert said in words, (url, words[:600])
+    assert not re.search(r"(?<![\w-])--[a-z]", words), (url, re.findall(r".{0,60}--[a-z].{0,60}", words))
+
+
+def test_the_quiz_page_s_fix_for_an_unknown_topic_names_its_own_list(client):
+    r = client.get("/quiz", params={"topic": "渡"})
+    words = " ".join(text_of(r.text).split())
+    assert "the list 'Only the topic' below (or the Topics page) lists them" in words
+    assert "`adjudicator topic`" not in words

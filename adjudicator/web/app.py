@@ -483,10 +483,32 @@ async def quiz_page(request: Request):
             q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
         stats, where, notices = await run_in_threadpool(service.quiz_stats)
     except Refusal as r:
-        return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
+        return page("quiz.html", r.http_status, title="Quiz", q=None, error=_quiz_filter_words(r.detail, code, topic),
+                    code=code, topic=topic)
     return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
                 stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh", review=review,
                 once=service.quiz_once())
+
+
+def _quiz_filter_words(error: dict, code: str, topic: str) -> dict:
+    """A refusal of the quiz's filters in the page's words: the command names its options
+    (`--topic 渡: no topic '渡'`, `--code C: ...`), which the page has not; the page has its lists
+    'Only the code' and 'Only the topic'."""
+    from ..errors import safe
+    from ..reading import QUOTE
+    message, hint = error.get("message", ""), error.get("hint") or ""
+    for flag, field, given, listed in (("--topic", "topic", topic, "the list 'Only the topic' below (or the Topics page)"),
+                                       ("--code", "code", code, "the list 'Only the code' below")):
+        shown = safe(given, QUOTE)
+        prefix = f"{flag} {shown}: "
+        if not given or not message.startswith(prefix):
+            continue
+        said = message[len(prefix):]
+        said = said if f"'{shown}'" in said else f"the {field} '{shown}': {said}"
+        hint = hint.replace(f"`adjudicator {field}` lists them", f"{listed} lists them")
+        hint = hint.replace("`adjudicator codes` lists them", "the list 'Only the code' below lists them")
+        return {**error, "message": said, "hint": hint}
+    return error
 
 
 async def quiz_answer(request: Request):
