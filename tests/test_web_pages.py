@@ -362,3 +362,71 @@ def test_the_quiz_page_s_fix_for_an_unknown_topic_names_its_own_list(client):
     words = " ".join(text_of(r.text).split())
     assert "the list 'Only the topic' below (or the Topics page) lists them" in words
     assert "`adjudicator topic`" not in words
+
+
+def _built_renounce(client) -> str:
+    """The builder's incident of a renounce whose holding is not known (East renounces, 2nd event)."""
+    r = client.post("/build", data={"step": "table", "game": "whist", "dealer": "S", "trump": "hearts",
+                                    "trick": "3", "leader": "N"})
+    inc = _carried(r.text)
+    for fields in ({"event": "lead", "f_by": "N", "f_card": "AS"},
+                   {"event": "renounce", "f_by": "E", "f_card": "3C", "dk_holding": "1"},
+                   {"event": "play", "f_by": "S", "f_card": "2S"}, {"event": "play", "f_by": "W", "f_card": "4S"},
+                   {"event": "turn-and-quit"}):
+        inc = _carried(client.post("/build", data={"step": "add", "incident": inc, **fields}).text)
+    return inc
+
+
+def test_the_interview_of_a_built_incident_cites_its_events_never_lines_of_yaml_not_seen(client, tmp_path):
+    """The interview on the page asked "Did East hold a spade at the renounce (event 2, line 8)?"
+    of an incident made step by step: line 8 of YAML the referee never saw. The page cites the
+    event as its story tells it; the command's `ask` still cites the lines of the user's file."""
+    inc = _built_renounce(client)
+    r = client.post("/ask", files={"incident": (None, inc.encode())})
+    assert r.status_code == 200
+    question = text_of(re.search(r"<legend>(.*?)</legend>", r.text, re.S).group(1))
+    assert question == "Question 1: Did East hold a spade at the renounce (the 2nd event: East renounces with " \
+                       "the three of clubs)?", question
+    assert "East renounces with the three of clubs." in text_of(r.text)      # as the story above it says
+    assert not re.search(r"\blines? \d", text_of(r.text))
+    # answered, the question is listed as asked, in the same words
+    r = client.post("/ask", files={"incident": (None, inc.encode()), "answers": (None, ""), "answer": (None, "0:?")})
+    assert "Did East hold a spade at the renounce (the 2nd event: East renounces with the three of clubs)?" \
+        in text_of(r.text)
+    # the command line's interview keeps citing the lines of the file it read
+    where = tmp_path / "built.yaml"
+    where.write_text(inc, encoding="utf-8")
+    rc, out = cli("ask", str(where), "--save", str(tmp_path / "saved.yaml"), stdin="?\n")
+    line = next(i for i, l in enumerate(inc.splitlines(), 1) if "renounce:" in l)
+    assert f"Did East hold a spade at the renounce (event 2, line {line})?" in out, out
+
+
+@pytest.mark.parametrize("case, said", [
+    ("unknown-28-29-whether-the-trick-was-quitted-before-the-correction-decides-revoke-or-liable-card.yaml",
+     "Which came first: the turn-and-quit (the 5th event: the trick is turned and quitted) or the correct-renounce "
+     "by Brown (E) (the 6th event: Brown takes back the renounce and plays the five of spades)?"),
+    # who did it is the question: the event's account, which names who is said to have, is not told
+    ("unknown-35-39-whether-east-or-west-required-the-highest-decides-between-the-penalty-and-none.yaml",
+     "Who did the demand at the 4th event?"),
+])
+def test_the_interview_page_cites_an_order_and_a_who_by_their_events(client, case, said):
+    data = open(os.path.join(ROOT, "cases", "whist", "american-1893", case), "rb").read()
+    r = client.post("/ask", files={"incident": (None, data)})
+    question = " ".join(text_of(re.search(r"<legend>(.*?)</legend>", r.text, re.S).group(1)).split())
+    assert question == "Question 1: " + said
+
+
+def test_the_ruling_after_the_interview_numbers_the_lines_it_cites(client):
+    """The ruling on the incident the interview built cites its lines ("established at line 27"):
+    the page shows that YAML with its lines numbered, and its text stays the YAML to save."""
+    inc = _built_renounce(client)
+    r = client.post("/ask", files={"incident": (None, inc.encode()), "answers": (None, ""), "answer": (None, "0:0")})
+    assert r.status_code == 200
+    m = re.search(r'<details class="built" open><summary>(.*?)</summary><pre class="numbered">(.*?)</pre>', r.text, re.S)
+    assert "its lines numbered as the ruling cites them" in m.group(1)
+    built = html.unescape(re.sub(r"<[^>]+>", "", m.group(2)))
+    assert built == _carried(r.text)       # the text shown is the YAML saved and ruled on again
+    assert m.group(2).count('<span class="line">') == len(built.splitlines())
+    cited = re.findall(r"at line (\d+)", text_of(r.text))
+    assert cited and all(1 <= int(n) <= len(built.splitlines()) for n in cited)
+    assert "turn-and-quit" in built.splitlines()[int(cited[0]) - 1]      # established where the trick was quitted

@@ -223,6 +223,36 @@ def _answer_token(token: str, ui: int, n_alts: int) -> int | None:
     return chosen
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _in_events(inc):
+    """The interview's questions on the page, citing each event as the story tells it, never a line
+    of the file: `ask` cites the lines of the file the user wrote ("the renounce (event 2, line
+    15)"), but an incident built step by step, or carried from page to page, is YAML the referee
+    never saw. "(event 2, line 15)" reads "(the 2nd event: Brown renounces with the three of clubs)"."""
+    import re
+
+    from .. import narrator
+    teller = narrator.Narrator(inc)
+    teller.setting()
+    told = [teller.event(ev).rstrip(".") for ev in inc.events]       # (in order: a deal says who deals on)
+    # mid-sentence, an article small: "the 5th event: the trick is turned" (a name, a seat as written)
+    told = [t[:1].lower() + t[1:] if t.split(" ", 1)[0] in ("The", "A", "An") and t.split(" ", 1)[0] not in teller.names
+            else t for t in told]
+
+    def event(n: str, telling: bool = True) -> str:
+        i = int(n)
+        return f"the {_ordinal(i)} event" + (f": {told[i - 1]}" if telling and 1 <= i <= len(told) else "")
+
+    def said(text: str) -> str:
+        # who did it is the question: the event is not told, its account names who is said to have
+        text = re.sub(r"at event (\d+) \(lines? [\d-]+\)", lambda m: f"at {event(m[1], False)}", text)
+        return re.sub(r"\(event (\d+), lines? [\d-]+\)", lambda m: f"({event(m[1])})", text)
+    return said
+
+
 def interview(data: bytes, answers: list[str]) -> dict:
     """One step of `adjudicator ask` on these bytes, the answers so far replayed in order.
 
@@ -236,6 +266,7 @@ def interview(data: bytes, answers: list[str]) -> dict:
 
     def go():
         iv = ask.Interview(STDIN, data)
+        said = _in_events(iv.inc)
         asked = []
         for token in answers:
             q = iv.next_question()
@@ -247,7 +278,7 @@ def interview(data: bytes, answers: list[str]) -> dict:
             ai = _answer_token(token, ui, len(u.alternatives))
             iv.asked.append((ui, laws))
             iv.answer(ui, ai)
-            asked.append({"question": u.question, "laws": laws,
+            asked.append({"question": said(u.question), "laws": laws,
                           "answer": "I don't know" if ai is None else u.alternatives[ai].label})
         q = iv.next_question()
         if q is not None:
@@ -255,7 +286,7 @@ def interview(data: bytes, answers: list[str]) -> dict:
             u = iv.space.unknowns[ui]
             from .. import narrator
             return {"game": iv.inc.game, "asked": asked, "incident": None, "story": narrator.tell(iv.inc),
-                    "question": {"unknown": ui, "text": u.question, "laws": laws, "code": iv.inc.code,
+                    "question": {"unknown": ui, "text": said(u.question), "laws": laws, "code": iv.inc.code,
                                  "alternatives": [a.label for a in u.alternatives]}}
         built = ("# Built by the interview of `adjudicator serve`; `adjudicator adjudicate` rules on it again.\n"
                  + yaml.safe_dump(iv.completed(), sort_keys=False, allow_unicode=True))
