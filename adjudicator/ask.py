@@ -163,8 +163,22 @@ class Interview:
         return InconsistentIncident(self.path, e.problems + said)
 
 
-def _parse_answer(line: str, alts: list) -> int | None | str:
-    """The alternative's index, None for "I don't know", or "again" when not understood."""
+def _yes_or_no(inc: incident.Incident, u: unknowns.Unknown) -> bool:
+    """Whether the question is one that "yes" and "no" answer: "Did East hold a spade at the
+    renounce?", its two alternatives that he held the suit and that he did not (the second, left
+    out of the file). Never "Which came first: A or B?" nor "Who did the demand?": a yes there was
+    taken for the first alternative (A came first, it was Dodd), a no for the second. (A yes-or-no
+    field's alternatives are themselves "yes" and "no", read by their words.)"""
+    if u.kind != "field" or len(u.alternatives) != 2 or not u.events:
+        return False
+    spec = schema.EVENTS[inc.events[u.events[0] - 1].name].field(u.field)
+    return (spec is not None and spec.type == "holding" and u.alternatives[0].value is not None
+            and u.alternatives[1].value is None)
+
+
+def _parse_answer(line: str, alts: list, yes_or_no: bool = False) -> int | None | str:
+    """The alternative's index, None for "I don't know", or "again" when not understood. "yes" and
+    "no" answer a question that they answer (`yes_or_no`, _yes_or_no), and no other."""
     s = line.strip().lower().rstrip(".")
     if s in DONT_KNOW:
         return None
@@ -175,9 +189,9 @@ def _parse_answer(line: str, alts: list) -> int | None | str:
     hits = [i for i, w in enumerate(words) if w.startswith(s) or s == w]
     if len(hits) == 1:
         return hits[0]
-    if s in ("y", "yes") and len(alts) == 2:
+    if s in ("y", "yes") and yes_or_no:
         return 0
-    if s in ("n", "no") and len(alts) == 2:
+    if s in ("n", "no") and yes_or_no:
         return 1
     return "again"
 
@@ -188,6 +202,19 @@ def save_refusal(target: str):
         return InputError(f"cannot save the incident: {reading.path_quoted(target)} {what}", "adjudicator ask --save",
                           hint="name a new file, or a regular file to replace, in a folder that exists (--save FILE)")
     return refuse
+
+
+def check_save(target: str) -> None:
+    """The file --save names, checked before any question: a file that can be written
+    (reading.check_writable), and never `-`, which names standard output, not a file: it was
+    written as a file named '-', then read back from standard input, and the interview ended
+    refused, "<stdin>:1:1: the file is empty" (from a game, the interview was on standard input)."""
+    if target == "-":
+        raise InputError("cannot save the incident to '-': that names standard output, not a file",
+                         "adjudicator ask --save",
+                         hint="name a file (--save FILE; ./- for a file called '-'), or leave --save out "
+                              "(FILE-answered.yaml here, incident-answered.yaml from --game)")
+    reading.check_writable(target, save_refusal(target))
 
 
 def _save(target: str, text: str) -> None:
@@ -206,7 +233,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     from .opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
     iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
     target = save if save is not None else _default_save(iv.path)    # (`--save ''` is refused, not the default)
-    reading.check_writable(target, save_refusal(target))      # before any question, not after the interview
+    check_save(target)      # before any question, not after the interview
     prompt = Prompt(read, out, echo)
     say = prompt.say
     say(f"{iv.inc.game} -- {iv.path}")
@@ -226,8 +253,8 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
             say(f"  {i}. {a.label[:1].upper()}{a.label[1:]}")
         say("  0. I don't know")
 
-        def parse(line: str, alts=u.alternatives):
-            got = _parse_answer(line, alts)
+        def parse(line: str, alts=u.alternatives, yes_or_no=_yes_or_no(iv.inc, u)):
+            got = _parse_answer(line, alts, yes_or_no)
             return AGAIN if got == "again" else got
         got = prompt.answer(parse, lambda _line, n=len(u.alternatives):
                             f"  Please answer 1-{n}, or 0 for \"I don't know\".")
@@ -271,7 +298,7 @@ def run_from_game(game: str, words: str, save: str | None, read: Callable[[], st
     """Build the incident from the game and a few words (opening.py), save it, and interview on it."""
     from . import opening
     target = save if save is not None else "incident-answered.yaml"
-    reading.check_writable(target, save_refusal(target))     # before any question
+    check_save(target)     # before any question
     p = opening.Prompt(read, out, echo)
     data = opening.build(game, words, p)
     _save(target, dump(data))

@@ -580,3 +580,53 @@ def test_answers_ending_in_the_middle_of_an_event_are_refused_naming_it_and_its_
                           ["S", "lead", "E", "4C", "", "", "", ""])
     assert r.exit_code == 0, r.output
     assert yaml.safe_load(open(saved, encoding="utf-8"))["events"] == [{"lead": {"by": "E", "card": "4C"}}]
+
+
+# --- a hostile reading: yes and no, --save - ------------------------------------------------------
+ORDER = os.path.join(ROOT, "cases", "whist", "american-1893",
+                     "unknown-28-29-whether-the-trick-was-quitted-before-the-correction-decides-revoke-or-liable-card.yaml")
+WHO = os.path.join(ROOT, "cases", "whist", "american-1893",
+                   "unknown-35-39-whether-east-or-west-required-the-highest-decides-between-the-penalty-and-none.yaml")
+
+
+@pytest.mark.parametrize("path, said", [(ORDER, "yes"), (ORDER, "n"), (WHO, "no"), (WHO, "Y")],
+                         ids=["which-came-first-yes", "which-came-first-n", "who-did-it-no", "who-did-it-Y"])
+def test_yes_or_no_to_a_question_they_do_not_answer_is_asked_again(tmp_path, path, said):
+    """'Which came first: the turn-and-quit or the correct-renounce?' answered "yes" was taken for
+    the turn-and-quit; 'Who did the demand?' answered "no" for Brown, the second named: any question
+    of two alternatives took yes for the first and no for the second."""
+    text, saved = _interview(tmp_path, path, [said, "0"])
+    assert text.count("Please answer 1-2") == 1, text
+    with open(saved, encoding="utf-8") as fh:
+        assert "unknown:" in fh.read()          # answered "I don't know" after: the fact still unknown
+
+
+@pytest.mark.parametrize("said, answer", [("yes", "Brown (E) held a spade"), ("n", "Brown (E) did not hold a spade")])
+def test_yes_or_no_answers_did_he_hold_the_suit(tmp_path, said, answer):
+    af = tmp_path / "answers.txt"
+    af.write_text(said + "\n")
+    r = CliRunner().invoke(main, ["ask", HELD, "--json", "--answers", str(af), "--save", str(tmp_path / "s.yaml")])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["questions"][0]["answer"] == answer
+
+
+@pytest.mark.parametrize("args", [[HELD], ["--game", "whist", "lead", "out", "of", "turn"]], ids=["file", "game"])
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_save_to_dash_is_refused_before_any_question_and_writes_no_file(tmp_path, monkeypatch, args, as_json):
+    """`--save -` wrote a file named '-', then read the incident back from standard input: the
+    interview ended refused "<stdin>:1:1: the file is empty" (from a game, the interview itself
+    was on standard input). '-' names standard output, not a file: refused before any question."""
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["ask", *args, "--save", "-", *(["--json"] if as_json else [])], input="1\n")
+    assert r.exit_code == 2, r.output
+    message = "cannot save the incident to '-': that names standard output, not a file"
+    if as_json:
+        err = json.loads(r.stdout)["error"]
+        assert err["message"] == message and err["file"] == "adjudicator ask --save" and "./-" in err["hint"]
+    else:
+        assert r.stderr.startswith(f"adjudicator ask --save: {message}\n"), r.stderr
+        assert "Did " not in r.stdout and "> " not in r.stdout        # no question asked
+    assert not os.path.exists(tmp_path / "-")
+    # a file called '-' is ./-
+    r = CliRunner().invoke(main, ["ask", HELD, "--save", "./-"], input="1\n")
+    assert r.exit_code == 0 and os.path.isfile(tmp_path / "-") and "Saved the incident to ./-." in r.stdout
