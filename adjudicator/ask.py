@@ -179,7 +179,9 @@ def _yes_or_no(inc: incident.Incident, u: unknowns.Unknown) -> bool:
 def _parse_answer(line: str, alts: list, yes_or_no: bool = False) -> int | None | str:
     """The alternative's index, None for "I don't know", or "again" when not understood. "yes" and
     "no" answer a question that they answer (`yes_or_no`, _yes_or_no), and no other."""
-    s = line.strip().lower().rstrip(".")
+    # "I don’t know" as a phone or a word processor types it: the typographic apostrophe is the
+    # prompt's own (it was asked again)
+    s = line.strip().lower().rstrip(".").replace("\u2019", "'").replace("\u02bc", "'")
     if s in DONT_KNOW:
         return None
     number = reading.chosen_number(s, 1, len(alts))

@@ -630,3 +630,12 @@ def test_save_to_dash_is_refused_before_any_question_and_writes_no_file(tmp_path
     # a file called '-' is ./-
     r = CliRunner().invoke(main, ["ask", HELD, "--save", "./-"], input="1\n")
     assert r.exit_code == 0 and os.path.isfile(tmp_path / "-") and "Saved the incident to ./-." in r.stdout
+
+
+@pytest.mark.parametrize("said", ["I don\u2019t know", "i don\u2019t know.", "dont know", "I DON'T KNOW"])
+def test_i_don_t_know_typed_with_a_typographic_apostrophe_is_i_don_t_know(tmp_path, said):
+    """"I don’t know", as a phone types it, was asked again: only the straight apostrophe was read."""
+    text, saved = _interview(tmp_path, HELD, [said])
+    assert "Please answer" not in text, text
+    with open(saved, encoding="utf-8") as fh:
+        assert "unknown:" in fh.read()
