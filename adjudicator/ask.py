@@ -163,22 +163,25 @@ class Interview:
         return InconsistentIncident(self.path, e.problems + said)
 
 
-def _yes_or_no(inc: incident.Incident, u: unknowns.Unknown) -> bool:
-    """Whether the question is one that "yes" and "no" answer: "Did East hold a spade at the
-    renounce?", its two alternatives that he held the suit and that he did not (the second, left
-    out of the file). Never "Which came first: A or B?" nor "Who did the demand?": a yes there was
-    taken for the first alternative (A came first, it was Dodd), a no for the second. (A yes-or-no
-    field's alternatives are themselves "yes" and "no", read by their words.)"""
+def _yes_or_no(inc: incident.Incident, u: unknowns.Unknown) -> tuple[int, int] | None:
+    """The alternatives "yes" and "no" choose, for a question they answer: "Did East hold a spade
+    at the renounce?", its two alternatives that he held the suit and that he did not (the one
+    left out of the file); else None. Never "Which came first: A or B?" nor "Who did the demand?":
+    a yes there was taken for the first alternative (A came first, it was Dodd), a no for the
+    second. (A yes-or-no field's alternatives are themselves "yes" and "no", read by their words.)"""
     if u.kind != "field" or len(u.alternatives) != 2 or not u.events:
-        return False
+        return None
     spec = schema.EVENTS[inc.events[u.events[0] - 1].name].field(u.field)
-    return (spec is not None and spec.type == "holding" and u.alternatives[0].value is not None
-            and u.alternatives[1].value is None)
+    held = [i for i, a in enumerate(u.alternatives) if a.value is not None]
+    if spec is None or spec.type != "holding" or len(held) != 1:
+        return None
+    return held[0], 1 - held[0]
 
 
-def _parse_answer(line: str, alts: list, yes_or_no: bool = False) -> int | None | str:
+def _parse_answer(line: str, alts: list, yes_or_no: tuple[int, int] | None = None) -> int | None | str:
     """The alternative's index, None for "I don't know", or "again" when not understood. "yes" and
-    "no" answer a question that they answer (`yes_or_no`, _yes_or_no), and no other."""
+    "no" answer a question that they answer (`yes_or_no`: the alternatives they choose, _yes_or_no),
+    and no other."""
     # "I don’t know" as a phone or a word processor types it: the typographic apostrophe is the
     # prompt's own (it was asked again)
     s = line.strip().lower().rstrip(".").replace("\u2019", "'").replace("\u02bc", "'")
@@ -192,9 +195,9 @@ def _parse_answer(line: str, alts: list, yes_or_no: bool = False) -> int | None 
     if len(hits) == 1:
         return hits[0]
     if s in ("y", "yes") and yes_or_no:
-        return 0
+        return yes_or_no[0]
     if s in ("n", "no") and yes_or_no:
-        return 1
+        return yes_or_no[1]
     return "again"
 
 

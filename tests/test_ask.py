@@ -639,3 +639,21 @@ def test_i_don_t_know_typed_with_a_typographic_apostrophe_is_i_don_t_know(tmp_pa
     assert "Please answer" not in text, text
     with open(saved, encoding="utf-8") as fh:
         assert "unknown:" in fh.read()
+
+
+@pytest.mark.parametrize("one_of, said, held", [("[~, spades]", "yes", True), ("[~, spades]", "no", False),
+                                                ("[spades, ~]", "y", True), ("[spades, hearts]", "yes", None)])
+def test_yes_to_did_he_hold_is_that_he_held_whatever_order_the_possibilities_are_written(tmp_path, one_of, said,
+                                                                                         held):
+    """The possibilities written `one-of: [~, spades]`: "yes" to "Did Brown hold a spade?" is that he
+    held it, not the first written; "Did he hold a spade or a heart?" is no yes-or-no question."""
+    with open(HELD, encoding="utf-8") as fh:
+        text = fh.read().replace("- {event: 2, field: holding}", f"- {{event: 2, field: holding, one-of: {one_of}}}")
+    path = tmp_path / "held.yaml"
+    path.write_text(text, encoding="utf-8")
+    out, saved = _interview(tmp_path, str(path), [said, "0"])
+    assert out.count("Please answer") == (1 if held is None else 0), out
+    with open(saved, encoding="utf-8") as fh:
+        events = yaml.safe_load(fh)["events"]
+    if held is not None:
+        assert ("holding" in events[1]["renounce"]) is held, events[1]
