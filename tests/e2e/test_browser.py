@@ -103,6 +103,8 @@ def test_an_interview_answered_i_dont_know(page, shots):
     page.wait_for_selector("form.question legend")
     question = page.inner_text("form.question legend")
     assert "hold a spade" in question
+    # the event as the story above tells it, never a line of the YAML (the page may not show it)
+    assert re.search(r"\(the \d+(st|nd|rd|th) event: ", question) and not re.search(r"\bline \d", question), question
     assert "laws 28, 30, 31" in page.inner_text("p.why")
     screenshots(page, shots, "4-interview")
     page.check("label.choice:has-text(\"I don't know\") input")
@@ -114,6 +116,10 @@ def test_an_interview_answered_i_dont_know(page, shots):
     assert "If Brown (E) held a spade" in body
     # the ruling is the command line's on the incident the interview built
     built = page.text_content("details.built pre")
+    # its lines numbered, as the ruling cites them; the numbers are no part of its text
+    assert page.locator("details.built pre span.line").count() == len(built.splitlines())
+    assert page.evaluate("getComputedStyle(document.querySelector('details.built pre span.line'), '::before')"
+                         ".content") == "counter(line)"
     expected = cli_json("adjudicate", "-", stdin=built.encode())
     assert [u["question"] for u in expected["unknowns"] if u["relevant"]][0] in body
     screenshots(page, shots, "5-interview-ruling")
