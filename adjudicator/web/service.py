@@ -259,6 +259,7 @@ def interview(data: bytes, answers: list[str]) -> dict:
     Returns {"asked": [{question, answer}], "question": {...} | None, "incident": YAML | None}:
     the next question (the most decisive one still open, with the laws turning on it), or, when
     nothing left can change the ruling, the incident with the answers written in, as `ask` saves it.
+    The questions cite their events as the story tells them, not the lines `ask` cites (_in_events).
     """
     import yaml
 
