@@ -356,6 +356,18 @@ def ask(ctx, args, game, answers, save, as_json):
                 lambda line: InputError(
                     "the answers are not UTF-8 text (a UTF-16 or Latin-1 file, or a NUL byte)", answers, line,
                     hint="save the file as UTF-8 (plain text) and run again"))
+        if fh is not None:          # (the incident saved over the answers being read: they were lost)
+            target = save if save is not None else (interview._default_save(args[0]) if game is None
+                                                    else "incident-answered.yaml")
+            try:
+                same = os.path.samefile(answers, target)
+            except OSError:
+                same = False        # (no such file yet: not the same)
+            if same:
+                fh.close()
+                raise InputError(f"the incident would be saved over the answers: {reading.path_quoted(answers)} "
+                                 "is both --answers and where the incident is saved", "adjudicator ask --save",
+                                 hint="give --save another file (or leave it out: FILE-answered.yaml here)")
         stream = fh if fh else getattr(sys.stdin, "buffer", sys.stdin)
         echo = True if fh else not (sys.stdin is not None and sys.stdin.isatty())
 

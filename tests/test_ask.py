@@ -657,3 +657,23 @@ def test_yes_to_did_he_hold_is_that_he_held_whatever_order_the_possibilities_are
         events = yaml.safe_load(fh)["events"]
     if held is not None:
         assert ("holding" in events[1]["renounce"]) is held, events[1]
+
+
+def test_the_incident_is_never_saved_over_the_answers_being_read(tmp_path, monkeypatch):
+    """`--answers a.txt --save a.txt` wrote the incident over the answers and left with 0; the
+    default save (FILE-answered.yaml) named as --answers did the same. Refused before any question,
+    the answers as they were."""
+    import shutil
+    src = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cases", "whist",
+                       "american-1893", "unknown-28-whether-the-renouncer-held-the-suit-led-decides-between-a-"
+                       "revoke-and-no-penalty.yaml")
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(src, "inc.yaml")
+    for answers, save in [("a.txt", ["--save", "a.txt"]), ("inc-answered.yaml", [])]:
+        (tmp_path / answers).write_text("1\n", encoding="utf-8")
+        r = CliRunner().invoke(main, ["ask", "inc.yaml", "--answers", answers, *save])
+        assert r.exit_code == 2, r.output
+        assert "the incident would be saved over the answers" in r.stderr
+        assert (tmp_path / answers).read_text(encoding="utf-8") == "1\n"
+    r = CliRunner().invoke(main, ["ask", "inc.yaml", "--answers", "a.txt", "--save", "b.yaml"])
+    assert r.exit_code == 0, r.output
