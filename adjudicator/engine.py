@@ -392,6 +392,14 @@ class _Worker:
                 self.idle.append(self)
 
     @classmethod
+    def forget_after_fork(cls) -> None:
+        """In a process forked from this one (`--jobs`' workers) the kept threads are not there: a
+        fork copies only the thread that forks. A ruling given to one would wait for the time
+        limit and fail ("no ruling within the time limit"). The child starts with none kept."""
+        cls.idle = []
+        cls.lock = threading.Lock()
+
+    @classmethod
     def start(cls, job) -> None:
         if not _JEMALLOC:
             threading.Thread(target=job, name="adjudicator-solve", daemon=True).start()
@@ -399,6 +407,9 @@ class _Worker:
         with cls.lock:
             worker = cls.idle.pop() if cls.idle else None
         (worker or cls()).jobs.put(job)
+
+
+os.register_at_fork(after_in_child=_Worker.forget_after_fork)
 
 
 def _bounded(ctl: clingo.Control | None, seconds: float, work):

@@ -275,3 +275,39 @@ def test_a_setting_no_allocator_is_refused_where_it_is_read(execs, monkeypatch, 
 def test_the_settings_of_the_allocator_are_read_in_any_case(monkeypatch, value):
     monkeypatch.setenv(allocator.VARIABLE, value)
     assert allocator.setting() == value.strip().lower()
+
+
+_FORK_AFTER_RULING = r"""
+import os, sys, time
+from adjudicator import engine, incident, ruling
+assert engine._JEMALLOC, "jemalloc is not in use"
+inc = incident.load(sys.argv[1])
+first = ruling.build(inc, engine.solve(inc))          # (a grounding thread is now kept, idle)
+pid = os.fork()
+if pid == 0:
+    t0 = time.monotonic()
+    try:
+        again = ruling.build(inc, engine.solve(inc, timeout=5))
+        os._exit(0 if again == first and time.monotonic() - t0 < 4 else 3)
+    except BaseException:
+        os._exit(4)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(allocator.jemalloc_library() is None, reason="this machine has no jemalloc (Debian: apt install libjemalloc2)")
+def test_a_process_forked_after_rulings_with_jemalloc_rules_in_turn():
+    """With jemalloc the grounding threads are kept between rulings (engine._Worker); a process
+    forked from one that has ruled (`--jobs`' workers, from a process that ruled before) has none
+    of them, as a fork copies only the thread that forks. A ruling given to a kept thread there
+    waited for the time limit and failed: `adjudicate --jobs 2` in a test's process, after others
+    had ruled there, printed an internal error after 10 s for each file."""
+    import subprocess
+    case = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cases", "whist",
+                        "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+    env = {**os.environ, "LD_PRELOAD": allocator.jemalloc_library()}
+    r = subprocess.run([sys.executable, "-c", _FORK_AFTER_RULING, case], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "0", r.stdout
