@@ -181,11 +181,19 @@ def write_replacing(path: str, text: str, refuse: Refuse) -> None:
             os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _discard(tmp)
         raise refuse(f"cannot be written ({(e.strerror or 'write error').lower()})") from None
+    except BaseException:
+        _discard(tmp)       # (Ctrl-C between the new file and its move: nothing is left beside it)
+        raise
+
+
+def _discard(tmp: str) -> None:
+    """The new file written beside the target, removed (gone already: nothing to do)."""
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
 
 
 def _open_regular(path: str, flags: int, verb: str, refuse: Refuse) -> int:

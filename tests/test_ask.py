@@ -677,3 +677,19 @@ def test_the_incident_is_never_saved_over_the_answers_being_read(tmp_path, monke
         assert (tmp_path / answers).read_text(encoding="utf-8") == "1\n"
     r = CliRunner().invoke(main, ["ask", "inc.yaml", "--answers", "a.txt", "--save", "b.yaml"])
     assert r.exit_code == 0, r.output
+
+
+def test_a_save_stopped_by_ctrl_c_leaves_the_file_as_it_was_and_nothing_beside_it(tmp_path, monkeypatch):
+    """reading.write_replacing writes a new file beside the target and moves it into place; it
+    tidied the new file away only when the write failed with an OSError, so a Ctrl-C between the
+    two left a `.adjudicator-*.tmp` behind (found by reading the code)."""
+    target = tmp_path / "incident-answered.yaml"
+    target.write_text("before\n", encoding="utf-8")
+
+    def stopped(fd):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(reading.os, "fsync", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        reading.write_replacing(str(target), "after\n", ask.save_refusal(str(target)))
+    assert target.read_text(encoding="utf-8") == "before\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["incident-answered.yaml"]
