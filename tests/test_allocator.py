@@ -133,7 +133,11 @@ try:
 except TimeLimit as e:
     out["time limit"] = ["no ruling within the time limit of 0.001 s" in str(e), time.monotonic() - t0 < 1.0]
 out["after it"] = ruling.build(inc, engine.solve(inc))       # (a kept thread is still grounding: another)
-print(json.dumps(out, sort_keys=True, default=str))
+print(json.dumps(out, sort_keys=True, default=str), flush=True)
+# (the grounding stopped at the time limit may still run in its thread: the process ends at once,
+# as the command does, cli.entry; tearing the interpreter down under it can crash, exit -11)
+import os
+os._exit(0)
 """
 
 
