@@ -365,14 +365,17 @@ def _one_arena() -> None:
 _one_arena()       # before any thread that grounds is started
 
 
-# Whether this process allocates with jemalloc (`adjudicator serve` where the machine has it:
-# adjudicator/allocator.py): the threads that ground are then kept, and free their Controls.
-_JEMALLOC = allocator.in_use() == "jemalloc"
+# Whether clingo allocates with jemalloc (`adjudicator serve` where the machine has it) or mimalloc
+# (any process that imported this package before clingo, where the machine has it):
+# adjudicator/allocator.py. The threads that ground are then kept, and free their Controls: with
+# mimalloc 7.7-8.0 against 8.3-8.6 ms a warm ruling (a plain loop over the bundled cases, three
+# runs each, in turn).
+_KEPT_THREADS = allocator.clingo_allocator != "system"
 
 
 class _Worker:
-    """A thread that grounds and solves one ruling at a time, kept between rulings while the
-    process allocates with jemalloc (adjudicator/allocator.py): there a kept thread's warm caches
+    """A thread that grounds and solves one ruling at a time, kept between rulings while clingo
+    allocates with jemalloc or mimalloc (adjudicator/allocator.py): there a kept thread's warm caches
     made a ruling 0.6 ms quicker than a thread started for each (8.5 against 9.1 ms, the bundled
     cases), where with glibc's malloc it was 4 ms slower (19.7-20.2 against 15.6-15.7 ms) and each
     ruling has a thread of its own, ended when it is done."""
@@ -401,7 +404,7 @@ class _Worker:
 
     @classmethod
     def start(cls, job) -> None:
-        if not _JEMALLOC:
+        if not _KEPT_THREADS:
             threading.Thread(target=job, name="adjudicator-solve", daemon=True).start()
             return
         with cls.lock:
@@ -422,7 +425,7 @@ def _bounded(ctl: clingo.Control | None, seconds: float, work):
     thread, unwatched, and the command ends the process (cli.entry leaves with os._exit).
 
     The Control is `ctl`, or one work() makes in its thread and puts in state["ctl"]. With jemalloc
-    such a Control is dropped in that thread once the caller has the answer, so that freeing it
+    or mimalloc such a Control is dropped in that thread once the caller has the answer, so that freeing it
     (0.4 ms) is done beside what the caller does next (building the ruling): 8.1-8.2 against 8.5 ms
     a ruling. With glibc's malloc, whose one arena (_one_arena) the two threads would then contend
     for, that was slower (16.8-17.2 against 15.2-15.6 ms): there the caller makes the Control and
@@ -437,7 +440,7 @@ def _bounded(ctl: clingo.Control | None, seconds: float, work):
         except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
             box["error"] = e
         done.set()
-        if _JEMALLOC:
+        if _KEPT_THREADS:
             state.pop("ctl", None)      # (freed here, unless the caller keeps it)
 
     _Worker.start(job)
@@ -531,11 +534,11 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
 
 
 def ground_and_solve(make, code: str, messages: list[str], timeout: float, take, what: str) -> int:
-    """Make the Control (make(): with jemalloc it is made, filled, grounded, solved and freed in
-    the thread _bounded runs it in), ground and solve it within the time limit, giving take() each shown atom
+    """Make the Control (make(): with jemalloc or mimalloc it is made, filled, grounded, solved and
+    freed in the thread _bounded runs it in), ground and solve it within the time limit, giving take() each shown atom
     of the answer set; the number of answer sets (0 or 1: a second is an InternalError)."""
     # (with glibc's malloc, made and freed in the caller's thread, as before: _bounded)
-    made = None if _JEMALLOC else make()
+    made = None if _KEPT_THREADS else make()
 
     def work(state: dict) -> int:
         ctl = state["ctl"] = make() if made is None else made

@@ -11,7 +11,7 @@
    code's rules kept in the cache folder as any call after the first finds them; a first call,
    which reads and keeps them, is printed apart.
 
-    python benchmarks/bench.py [--runs N] [--cli-runs N] [--malloc server|system] [CASES_DIR]
+    python benchmarks/bench.py [--runs N] [--cli-runs N] [--malloc server|process|system] [CASES_DIR]
 
 The table at the end gives each figure, its aim and figure/aim (at or under 1.00: the aim is met).
 Timing lives here, never in the tests.
@@ -193,17 +193,26 @@ def main():
                          "Time a non-editable install (`pip install .` in a fresh venv): an editable one "
                          "adds its import hook to every start, and with PYTHONDONTWRITEBYTECODE set "
                          "compiles the package's modules on every call")
-    ap.add_argument("--malloc", choices=["server", "system"], default="server",
+    ap.add_argument("--malloc", choices=["server", "process", "system"], default="server",
                     help="the allocator of the in-process figures: `server` runs them as `adjudicator serve` "
-                         "runs, with jemalloc where the machine has it (adjudicator/allocator.py); `system`, "
-                         "the C library's malloc. The CLI calls are timed as any one-shot call runs, on the "
-                         "C library's")
+                         "runs, with jemalloc preloaded where the machine has it; `process` as any Python "
+                         "process that imports the package runs, clingo with mimalloc where the machine has "
+                         "it; `system`, the C library's malloc for all (adjudicator/allocator.py). The CLI "
+                         "calls are timed as any one-shot call runs")
     args = ap.parse_args()
+    if args.malloc == "system":         # (read when the package is imported: set before, and given back)
+        was = os.environ.get("ADJUDICATOR_MALLOC")
+        os.environ["ADJUDICATOR_MALLOC"] = "system"
     from adjudicator import allocator
+    if args.malloc == "system":
+        if was is None:
+            os.environ.pop(allocator.VARIABLE)
+        else:
+            os.environ[allocator.VARIABLE] = was
     if args.malloc == "server":
         allocator.restart_with_jemalloc([sys.executable, os.path.abspath(__file__), *sys.argv[1:]])
     allocator.settle_collector()        # (as `adjudicator serve` runs, whichever the allocator)
-    print(f"the in-process figures' allocator: {allocator.in_use()}"
+    print(f"the in-process figures' allocator: {allocator.in_use()}, clingo's {allocator.clingo_allocator}"
           + (" (this machine has no jemalloc: `adjudicator serve` runs so too)"
              if args.malloc == "server" and allocator.in_use() == "system" else ""))
     paths = sorted(glob.glob(os.path.join(args.cases, "**", "*.yaml"), recursive=True))
