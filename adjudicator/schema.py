@@ -667,7 +667,7 @@ ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
-    "german-whist": frozenset({"lead", "play", "take-from-talon"}),
+    "german-whist": frozenset({"lead", "play", "take-from-talon", "end-of-hand"}),
     "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
                      "declare-flush"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
