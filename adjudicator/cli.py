@@ -348,6 +348,14 @@ def ask(ctx, args, game, answers, save, as_json):
         if game is None and args[0] == "-" and answers is None:
             raise InputError("the incident cannot come from standard input: the answers do", "adjudicator ask",
                              hint="give the incident as a file, or the answers with --answers FILE")
+        target = save if save is not None else (interview._default_save(args[0]) if game is None
+                                                else "incident-answered.yaml")
+        if game is None and args[0] != "-" and reading.same_file(args[0], target):   # ("-": standard input)
+            # (`ask inc.yaml --save ./inc.yaml` put the incident with the answers in place of the
+            # account as the user wrote it, and left with 0: refused before any question)
+            raise InputError(f"the incident would be saved over itself: {reading.path_quoted(args[0])} is both "
+                             "the incident FILE and where it is saved", "adjudicator ask --save",
+                             hint="give --save another file (or leave it out: FILE-answered.yaml here)")
         fh = None
         if answers is not None:     # (`--answers ''` is refused, not standard input) a regular file, opened without blocking: a FIFO or /dev/zero is refused at once
             fh = reading.open_to_read(answers, lambda what: InputError(
@@ -357,13 +365,7 @@ def ask(ctx, args, game, answers, save, as_json):
                     "the answers are not UTF-8 text (a UTF-16 or Latin-1 file, or a NUL byte)", answers, line,
                     hint="save the file as UTF-8 (plain text) and run again"))
         if fh is not None:          # (the incident saved over the answers being read: they were lost)
-            target = save if save is not None else (interview._default_save(args[0]) if game is None
-                                                    else "incident-answered.yaml")
-            try:
-                same = os.path.samefile(answers, target)
-            except OSError:
-                same = False        # (no such file yet: not the same)
-            if same:
+            if reading.same_file(answers, target):
                 fh.close()
                 raise InputError(f"the incident would be saved over the answers: {reading.path_quoted(answers)} "
                                  "is both --answers and where the incident is saved", "adjudicator ask --save",

@@ -105,6 +105,15 @@ def path_quoted(path: str) -> str:
 Refuse = Callable[[str], Exception]       # what is said of the path ("is not a regular file") -> the error
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file, however spelt (relative or absolute, `./`, a link to it):
+    os.path.samefile; a path that names no file yet (a new file to save) is no other."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
 def _kind(mode: int) -> str:
     return ("a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
             else "a device or a socket")

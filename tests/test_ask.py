@@ -693,3 +693,41 @@ def test_a_save_stopped_by_ctrl_c_leaves_the_file_as_it_was_and_nothing_beside_i
         reading.write_replacing(str(target), "after\n", ask.save_refusal(str(target)))
     assert target.read_text(encoding="utf-8") == "before\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["incident-answered.yaml"]
+
+
+@pytest.mark.parametrize("spelt", ["inc.yaml", "./inc.yaml", "absolute", "link.yaml", "default"])
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_the_incident_is_never_saved_over_itself(tmp_path, monkeypatch, spelt, as_json):
+    """`ask inc.yaml --save ./inc.yaml` (or the file by its absolute path, or through a link to it)
+    put the incident with the answers in place of the account as the user wrote it, and left with
+    0. Refused before any question, as --save over --answers is, the file as it was; the default
+    save (FILE-answered.yaml) when it is the incident through a link, too."""
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(HELD, "inc.yaml")
+    before = (tmp_path / "inc.yaml").read_bytes()
+    (tmp_path / "answers.txt").write_text("1\n", encoding="utf-8")
+    given, save = "inc.yaml", spelt
+    if spelt == "absolute":
+        save = str(tmp_path / "inc.yaml")
+    elif spelt == "link.yaml":
+        os.symlink("inc.yaml", "link.yaml")
+        given, save = "link.yaml", "inc.yaml"
+    elif spelt == "default":                 # link-answered.yaml is the incident, through a link
+        os.symlink("link-answered.yaml", "link.yaml")
+        os.rename("inc.yaml", "link-answered.yaml")
+        given, save = "link.yaml", None
+    r = CliRunner().invoke(main, ["ask", given, "--answers", "answers.txt", *(["--save", save] if save else []),
+                                  *(["--json"] if as_json else [])])
+    assert r.exit_code == 2, r.output
+    message = f"the incident would be saved over itself: '{given}' is both the incident FILE and where it is saved"
+    if as_json:
+        err = json.loads(r.stdout)["error"]
+        assert err["message"] == message and err["file"] == "adjudicator ask --save" and "--save" in err["hint"]
+    else:
+        assert r.stderr.startswith(f"adjudicator ask --save: {message}\n  hint: give --save another file"), r.stderr
+        assert r.stdout == ""          # no question asked
+    kept = "link-answered.yaml" if spelt == "default" else "inc.yaml"
+    assert (tmp_path / kept).read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.is_symlink()) == sorted(["answers.txt", kept])
+
