@@ -230,11 +230,12 @@ def _save(target: str, text: str) -> None:
 
 
 def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO,
-        echo: bool = False) -> dict:
+        echo: bool = False, on_saved: Callable[[str], None] | None = None) -> dict:
     """Interview, save, and return what was done: the file, each question asked with the answer
     given, the file saved and the ruling (`ask --json`). `read()` gives one answer's line, read with
     the bound of reading.read_answer; `echo` repeats each answer read (from a file or a pipe, which
-    the terminal does not show)."""
+    the terminal does not show); `on_saved(file)` is told once the incident is saved, so that an
+    output failing after it (a full disk, a reader gone) is said with the file saved."""
     from .opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
     iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
     target = save if save is not None else _default_save(iv.path)    # (`--save ''` is refused, not the default)
@@ -272,6 +273,8 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
             break
     data = iv.completed()
     _save(target, "# Built by `adjudicator ask`; `adjudicator adjudicate` rules on it again.\n" + dump(data))
+    if on_saved is not None:
+        on_saved(target)
     saved = iv.as_told(incident.load(target))    # the saved file as adjudicate reads it, at the user's lines
     try:
         if unknowns.has_unknowns(saved):
@@ -299,7 +302,7 @@ def _default_save(path: str) -> str:
 
 
 def run_from_game(game: str, words: str, save: str | None, read: Callable[[], str | None], out: TextIO,
-                  echo: bool = False) -> dict:
+                  echo: bool = False, on_saved: Callable[[str], None] | None = None) -> dict:
     """Build the incident from the game and a few words (opening.py), save it, and interview on it."""
     from . import opening
     target = save if save is not None else "incident-answered.yaml"
@@ -308,4 +311,4 @@ def run_from_game(game: str, words: str, save: str | None, read: Callable[[], st
     data = opening.build(game, words, p)
     _save(target, dump(data))
     out.write("\n")
-    return run(target, target, read, out, echo=echo)
+    return run(target, target, read, out, echo=echo, on_saved=on_saved)

@@ -74,12 +74,13 @@ def _is_output_error(e: OSError) -> bool:
     return e.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, getattr(errno, "EDQUOT", -1))
 
 
-def _output_failed(e: OSError | None) -> None:
-    """Say on standard error that the output could not be written, and end (exit 1)."""
+def _output_failed(e: OSError | None, done: str | None = None) -> None:
+    """Say on standard error that the output could not be written, and end (exit 1). `done`: what
+    was complete all the same (`ask` had saved the incident), said in place of "nothing is complete"."""
     import os
     why = (e.strerror or "write error").lower() if e is not None else "standard output is closed"
     try:
-        sys.stderr.write(f"adjudicator: the output could not be written ({why}); nothing is complete\n")
+        sys.stderr.write(f"adjudicator: the output could not be written ({why}); {done or 'nothing is complete'}\n")
         sys.stderr.flush()
     except (OSError, AttributeError, ValueError):
         pass
@@ -378,16 +379,25 @@ def ask(ctx, args, game, answers, save, as_json):
         out = sys.stderr if as_json else sys.stdout      # --json: standard output holds the JSON alone
         if out is None:     # standard error closed (`2>&-`): the interview is said to nobody, never to
             out = open(os.devnull, "w", encoding="utf-8")  # standard output (print(file=None) wrote it there)
+        saved: list[str] = []
         try:
-            if game is None:
-                done = interview.run(args[0], save, read, out, echo=echo)
-            else:
-                done = interview.run_from_game(game, " ".join(args), save, read, out, echo=echo)
-        finally:
-            if fh:
-                fh.close()
-        if as_json:
-            click.echo(_json_line(done))
+            try:
+                if game is None:
+                    done = interview.run(args[0], save, read, out, echo=echo, on_saved=saved.append)
+                else:
+                    done = interview.run_from_game(game, " ".join(args), save, read, out, echo=echo,
+                                                   on_saved=saved.append)
+            finally:
+                if fh:
+                    fh.close()
+            if as_json:
+                click.echo(_json_line(done))
+        except OSError as e:
+            # (`ask --json > /dev/full` saved the incident and then said "nothing is complete")
+            if saved and (isinstance(e, BrokenPipeError) or _is_output_error(e)):
+                _output_failed(e, f"the incident was saved to {reading.path_quoted(saved[-1])} "
+                                  "(`adjudicator adjudicate` rules on it again), nothing else is complete")
+            raise
         return 0
     _run(ctx.obj["debug"], go, as_json)
 

@@ -731,3 +731,34 @@ def test_the_incident_is_never_saved_over_itself(tmp_path, monkeypatch, spelt, a
     assert (tmp_path / kept).read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if not p.is_symlink()) == sorted(["answers.txt", kept])
 
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_ask_json_on_a_full_disk_says_the_incident_was_saved(tmp_path):
+    """`ask --json > /dev/full` saved the incident and then said "the output could not be written
+    (no space left on device); nothing is complete": the JSON line, written last, was lost, but the
+    file was saved. Said now with the file saved, exit 1; an output lost before the save (the
+    interview said on a full disk) is still "nothing is complete", nothing saved."""
+    import shutil
+    import subprocess
+    exe = shutil.which("adjudicator") or os.path.join(os.path.dirname(sys.executable), "adjudicator")
+    if not os.path.exists(exe):
+        pytest.skip("the adjudicator command is not installed")
+    (tmp_path / "answers.txt").write_text("1\n", encoding="utf-8")
+    saved = tmp_path / "saved.yaml"
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([exe, "ask", HELD, "--answers", str(tmp_path / "answers.txt"), "--save", str(saved),
+                            "--json"], stdout=full, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=60)
+    err = r.stderr.decode()
+    assert r.returncode == 1 and "Traceback" not in err, err
+    assert err.endswith("adjudicator: the output could not be written (no space left on device); the incident was "
+                        f"saved to '{reading.path_shown(str(saved))}' (`adjudicator adjudicate` rules on it again), "
+                        "nothing else is complete\n"), err
+    assert "nothing is complete" not in err and saved.is_file()
+    assert not unknowns.has_unknowns(incident.load(str(saved)))
+    # the interview itself on a full disk: its first line fails, before anything is saved
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([exe, "ask", HELD, "--answers", str(tmp_path / "answers.txt"), "--save",
+                            str(tmp_path / "other.yaml")], stdout=full, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    assert r.returncode == 1 and r.stderr.decode().endswith("; nothing is complete\n"), r.stderr
+    assert not (tmp_path / "other.yaml").exists()
