@@ -195,12 +195,24 @@ class Whole(click.IntRange):
     `limit` (reading.chosen_number) and the incident's numbers refuse them: `search --limit ３` was
     read as 3 and `/api/search?limit=３` refused."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.min is None and self.max is None:
+            self.name = "integer"       # (the metavar: INTEGER, not INTEGER RANGE)
+
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not re.fullmatch(r"[+-]?[0-9]+", value.strip()):
             self.fail(f"'{safe(value, 40)}' is not a whole number in plain digits (0-9)", param, ctx)
         if isinstance(value, str) and len(value.strip()) > 100:       # (past 4,300 digits int() refuses)
             self.fail(f"'{safe(value.strip(), 20)}' has {len(value.strip()):,} digits: at most 100", param, ctx)
         return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        """No bound at all (`--seed`: any whole number) is no range to describe: click's own said
+        `[x<=None]` in `quiz --help`."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
 
 
 JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=Whole(0, 256),

@@ -483,3 +483,20 @@ def test_standard_input_named_twice_is_a_usage_error(args):
         assert json.loads(r.stdout)["error"]["exit_code"] == 2
     else:
         assert r.stdout == ""
+
+
+def _commands(group, path=()):
+    import click
+    for name, command in group.commands.items():
+        yield (*path, name)
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+
+
+@pytest.mark.parametrize("command", list(_commands(main)), ids=" ".join)
+def test_every_help_describes_each_option_without_a_python_none(command):
+    """`quiz --help` said `--seed INTEGER RANGE ... [x<=None]`: click describes a range with no
+    bound at all (cli.Whole() for any whole number) with the Python None of its missing bound."""
+    r = CliRunner().invoke(main, [*command, "--help"])
+    assert r.exit_code == 0, r.output
+    assert "None" not in r.output, r.output
