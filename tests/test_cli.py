@@ -500,3 +500,31 @@ def test_every_help_describes_each_option_without_a_python_none(command):
     r = CliRunner().invoke(main, [*command, "--help"])
     assert r.exit_code == 0, r.output
     assert "None" not in r.output, r.output
+
+
+def test_topic_list_with_code_lists_only_that_code_s_topics():
+    """`topic --code piquet` (no NAME) listed every topic, each with all its codes: --code was
+    passed over. Now only the topics that file piquet's laws, each with that code alone."""
+    every = json.loads(CliRunner().invoke(main, ["topic", "--json"]).stdout)
+    r = CliRunner().invoke(main, ["topic", "--code", "piquet", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    assert rows == [{**t, "codes": ["portland-club"]} for t in every if "portland-club" in t["codes"]]
+    assert 0 < len(rows) < len(every)
+    text = CliRunner().invoke(main, ["topic", "--code", "piquet"]).stdout
+    assert "(1 code)" in text and "codes)" not in text
+
+
+@pytest.mark.parametrize("code", ["boston", "cayenne-1893", "solo-whist"])
+def test_a_code_that_reads_the_american_book_finds_its_laws_there(code):
+    """Boston, Cayenne and Solo Whist read the American book (their exceptions are in it):
+    `law boston 28` prints the law, but `search revoke --code boston` said "code 'boston-1893' has
+    no law texts" (exit 2), `topic revoke --code boston` printed the topic's title alone (exit 0),
+    and `topic --code boston` (no NAME) every topic. Each now reads the American book."""
+    r = CliRunner().invoke(main, ["search", "revoke", "--code", code, "--json"])
+    assert r.exit_code == 0, r.output
+    assert {x["code"] for x in json.loads(r.stdout)["results"]} == {"american-1893"}
+    r = CliRunner().invoke(main, ["topic", "revoke", "--code", code])
+    assert r.exit_code == 0 and "american-1893" in r.stdout and "  28  A revoke is" in r.stdout, r.output
+    r = CliRunner().invoke(main, ["topic", "--code", code, "--json"])
+    assert r.exit_code == 0 and {c for t in json.loads(r.stdout) for c in t["codes"]} == {"american-1893"}, r.output
