@@ -702,6 +702,14 @@ def events(ctx, name, markdown, as_json):
     def go():
         import json
         from . import docs, schema
+        if markdown and (name is not None or as_json):
+            # (`events lead --markdown` printed lead's entry in plain text and `events --markdown
+            # --json` the JSON list: --markdown passed over without a word)
+            from .errors import InputError
+            what = "JSON (--json)" if name is None else f"one entry ('{safe(name, 40)}')"
+            raise InputError(f"--markdown prints the whole reference, as docs/incident-format.md holds it, not {what}",
+                             "adjudicator events",
+                             hint="adjudicator events --markdown (the reference), or adjudicator events [NAME] [--json]")
         if name is not None:        # (an empty NAME is no name: refused, not read as none given)
             ev = schema.EVENTS.get(name.strip().lower())
             top = schema.TOP_KEYS.get(name.strip().lower())

@@ -528,3 +528,21 @@ def test_a_code_that_reads_the_american_book_finds_its_laws_there(code):
     assert r.exit_code == 0 and "american-1893" in r.stdout and "  28  A revoke is" in r.stdout, r.output
     r = CliRunner().invoke(main, ["topic", "--code", code, "--json"])
     assert r.exit_code == 0 and {c for t in json.loads(r.stdout) for c in t["codes"]} == {"american-1893"}, r.output
+
+
+@pytest.mark.parametrize("args, what", [(["lead", "--markdown"], "one entry ('lead')"),
+                                        (["--markdown", "--json"], "JSON (--json)"),
+                                        (["a\x1b[2J", "--markdown"], "one entry ('a\\x1b[2J')")])
+def test_events_markdown_with_a_name_or_json_is_refused_not_passed_over(args, what):
+    """`events lead --markdown` printed lead's entry in plain text, and `events --markdown --json`
+    the JSON list: --markdown (the whole reference, as docs/incident-format.md holds it) was passed
+    over without a word. Refused now, exit 2, with what was asked instead."""
+    r = CliRunner().invoke(main, ["events", *args])
+    assert r.exit_code == 2, r.output
+    message = f"--markdown prints the whole reference, as docs/incident-format.md holds it, not {what}"
+    assert r.stderr.startswith(f"adjudicator events: {message}\n  hint: "), r.stderr
+    if "--json" in args:
+        assert json.loads(r.stdout)["error"]["message"] == message
+    else:
+        assert r.stdout == ""
+    assert CliRunner().invoke(main, ["events", "--markdown"]).stdout.startswith("<!-- reference:start")
