@@ -363,9 +363,11 @@ def ask(ctx, args, game, answers, save, as_json):
                              hint="give the incident as a file, or the answers with --answers FILE")
         target = save if save is not None else (interview._default_save(args[0]) if game is None
                                                 else "incident-answered.yaml")
-        if game is None and args[0] != "-" and reading.same_file(args[0], target):   # ("-": standard input)
+        if game is None and os.path.isfile(args[0]) and reading.same_file(args[0], target):
             # (`ask inc.yaml --save ./inc.yaml` put the incident with the answers in place of the
-            # account as the user wrote it, and left with 0: refused before any question)
+            # account as the user wrote it, and left with 0: refused before any question. Only a
+            # regular file: '-' is standard input, and a folder or a FIFO is refused as adjudicate
+            # refuses it, "this is a directory", not as a file saved over itself)
             raise InputError(f"the incident would be saved over itself: {reading.path_quoted(args[0])} is both "
                              "the incident FILE and where it is saved", "adjudicator ask --save",
                              hint="give --save another file (or leave it out: FILE-answered.yaml here)")

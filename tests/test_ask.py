@@ -731,6 +731,13 @@ def test_the_incident_is_never_saved_over_itself(tmp_path, monkeypatch, spelt, a
     assert (tmp_path / kept).read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir() if not p.is_symlink()) == sorted(["answers.txt", kept])
 
+    # a folder or a FIFO given as both is refused as what it is, as adjudicate refuses it
+    os.mkdir("folder")
+    os.mkfifo("fifo")
+    for name, said in [("folder", "folder: this is a directory"), ("fifo", "fifo: this is not a regular file")]:
+        r = CliRunner().invoke(main, ["ask", name, "--answers", "answers.txt", "--save", name])
+        assert r.exit_code == 2 and r.stderr.startswith(said), r.stderr
+
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 def test_ask_json_on_a_full_disk_says_the_incident_was_saved(tmp_path):
