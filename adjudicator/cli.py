@@ -589,7 +589,7 @@ def search(ctx, words, code_given, limit, as_json):
         from .errors import InputError
         code = registry.resolve_code(code_given, "adjudicator search --code") if code_given is not None else None
         if code:
-            code = _book_code(code)
+            code = laws.book_code(code)
             if code not in laws.codes():
                 raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
                                  hint="`adjudicator codes` lists the codes")
@@ -602,19 +602,6 @@ def search(ctx, words, code_given, limit, as_json):
             click.echo(render.search_text(result), nl=False)
         return 0
     _run(ctx.obj["debug"], go, as_json)
-
-
-def _book_code(code: str) -> str:
-    """The code whose law texts `code` reads: itself, or the earlier code whose book it shares
-    (Boston, Cayenne and Solo Whist read the American book, where their exceptions are, and
-    laws.codes() lists that book once, as american-1893's). `search --code boston` said "code
-    'boston-1893' has no law texts" and `topic revoke --code boston` printed the topic's title
-    alone, though `law boston 24` prints the law."""
-    from . import laws, registry
-    if code in laws.codes():
-        return code
-    book = registry.code_info(code).get("laws")
-    return next((c for c in laws.codes() if book and registry.code_info(c).get("laws") == book), code)
 
 
 @main.command()
@@ -631,7 +618,7 @@ def topic(ctx, name, codes_given, as_json):
     def go():
         import json
         from . import laws, registry, render
-        only = {_book_code(registry.resolve_code(c, "adjudicator topic --code")) for c in codes_given}
+        only = {laws.book_code(registry.resolve_code(c, "adjudicator topic --code")) for c in codes_given}
         if not name:
             rows = laws.topic_list()
             if only:        # (`topic --code piquet` listed every topic, whist's and loo's too: --code passed over)

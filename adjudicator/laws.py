@@ -469,3 +469,16 @@ def topic(name: str) -> dict:
 def topic_list() -> list[dict]:
     return [{"name": n, "title": t["title"], "codes": [c for c in codes() if topic_laws(n, c)]}
             for n, t in topics()["topics"].items()]
+
+
+def book_code(code: str) -> str:
+    """The code whose law texts `code` reads: itself, or the earlier code whose book it shares
+    (Boston, Cayenne and Solo Whist read the American book, where their exceptions are, and
+    laws.codes() lists that book once, as american-1893's). `search --code boston` said "code
+    'boston-1893' has no law texts" and `topic revoke --code boston` printed the topic's title
+    alone, though `law boston 24` prints the law. (Read by the command and the web page alike.)"""
+    from . import registry
+    if code in codes():
+        return code
+    book = registry.code_info(code).get("laws")
+    return next((c for c in codes() if book and registry.code_info(c).get("laws") == book), code)

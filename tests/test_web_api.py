@@ -148,7 +148,9 @@ def test_a_code_without_a_law_number_is_answered_in_json_as_the_command_answers_
 
 SEARCHES = [("card dropped on the floor", None), ("lead out of turn", "english-1864"),
             ("revoking", "whist"), ("honours", None), ("the of and", None), ("revoke", "nonsense"),
-            ("revoke", ""), ("revoke", " ")]        # (`--code ''` and `&code=` searched every code)
+            ("revoke", ""), ("revoke", " "),        # (`--code ''` and `&code=` searched every code)
+            ("revoke", "boston"), ("revoke", "solo-whist")]     # (games reading the American book: the
+# command found their laws, the page said "code 'boston-1893' has no law texts")
 
 
 @pytest.mark.parametrize("words,code", SEARCHES)

@@ -154,6 +154,8 @@ def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
         if not 1 <= limit <= 500:
             raise InputError(f"--limit is {limit}: it is from 1 to 500", file="adjudicator search")
         code = registry.resolve_code(code_given, "adjudicator search --code") if code_given is not None else None
+        if code:
+            code = laws.book_code(code)     # (Boston, Cayenne, Solo Whist: the American book)
         if code and code not in laws.codes():
             raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
                              hint="`adjudicator codes` lists the codes")
