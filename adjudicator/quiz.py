@@ -774,9 +774,14 @@ def _check_sheet_path(path: str, out: str) -> None:
 
 
 def write_sheet(out: str, questions: list[Question], seed) -> tuple[str, str]:
-    """Write OUT.md and OUT.html (both paths checked before either is written); return their names."""
+    """Write OUT.md and OUT.html (both paths checked before either is written); return their names.
+    OUT given with either ending (`--out club.md`) names the same two files: it wrote club.md.md."""
+    stem, ending = os.path.splitext(out)
+    if ending.lower() in (".md", ".html") and os.path.basename(stem).strip(" ."):
+        out = stem
     md, html = f"{out}.md", f"{out}.html"
-    if not os.path.basename(out).strip():       # '', 'club/', ' ': the sheet would be a hidden '.md'
+    # '', 'club/', ' ', '.', '..': the sheet would be a hidden '.md' (or '..md' beside the folder)
+    if not os.path.basename(out).strip() or os.path.basename(out) in (".", ".."):
         raise InputError(f"'{safe(out, QUOTE)}' names a folder or nothing, not a file" if out else
                          "it is empty: it names no file",
                          file="adjudicator quiz --out",

@@ -677,9 +677,10 @@ def test_the_bounds_docs_quiz_md_states_are_the_quizs():
     assert f"cut at {quiz.QUOTE} characters" in doc
 
 
-@pytest.mark.parametrize("out", ["", " ", "club/"])
+@pytest.mark.parametrize("out", ["", " ", "club/", ".", "..", "club/."])
 def test_a_sheet_named_by_nothing_or_a_folder_is_refused_not_hidden_as_dot_md(tmp_path, monkeypatch, out):
-    """`--out ''` (or a folder, `club/`) wrote the sheet as the hidden files .md and .html."""
+    """`--out ''` (or a folder, `club/`) wrote the sheet as the hidden files .md and .html; `--out .`
+    and `--out ..` as '..md' and '...md'."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "club").mkdir()
     r = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", out])
@@ -688,6 +689,15 @@ def test_a_sheet_named_by_nothing_or_a_folder_is_refused_not_hidden_as_dot_md(tm
     assert r.stderr.startswith(f"adjudicator quiz --out: {said}\n"), r.stderr
     assert "hint: give the sheet's name without .md and .html" in r.stderr
     assert not list(tmp_path.glob("**/.md")) and not list(tmp_path.glob("**/.html"))
+    assert not [p for p in tmp_path.parent.rglob("*.md") if p.name.startswith("..")]
+
+
+@pytest.mark.parametrize("out", ["club.md", "club.html", "club.MD"])
+def test_a_sheet_named_with_its_ending_writes_the_same_two_files(tmp_path, out):
+    """`--out club.md` wrote club.md.md and club.md.html."""
+    r = CliRunner().invoke(main, ["quiz", "--sheet", "1", "--seed", "1", "--out", str(tmp_path / out)])
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.html", "club.md"]
 
 
 def test_a_file_in_the_bank_the_reader_refuses_is_no_question_not_the_end_of_the_quiz(tmp_path):
