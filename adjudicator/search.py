@@ -178,8 +178,9 @@ def nothing_to_search(words: str):
     from .errors import InputError, safe
     shown = safe(" ".join(words.split()), 40)
     why = "only common words" if any(c.isalnum() for c in laws.plain_words(words)) else "no word in it, only signs"
-    if not words:
-        return InputError("nothing to search for: the words are empty", file="adjudicator search",
+    if not words.strip():       # (blanks alone were quoted as '', "no word in it, only signs")
+        return InputError("nothing to search for: the words are empty" if not words else
+                          "nothing to search for: the words are only blanks", file="adjudicator search",
                           hint="name the thing: `adjudicator search lead out of turn`")
     return InputError(f"nothing to search for in '{shown}': {why}", file="adjudicator search",
                       hint="name the thing: `adjudicator search lead out of turn`")

@@ -1217,6 +1217,7 @@ def test_shell_completion_matches_in_any_case_as_the_commands_read_codes_and_eve
     (["law", "", "24"], "adjudicator law: no code or game is named: the argument is empty"),
     (["search", "revoke", "--code", ""], "adjudicator search --code: no code or game is named: the argument is empty"),
     (["search", ""], "adjudicator search: nothing to search for: the words are empty"),
+    (["search", " ", "\t"], "adjudicator search: nothing to search for: the words are only blanks"),   # (quoted '')
     (["topic", ""], "adjudicator topic: no topic is named: the argument is empty"),
     (["compare", CASE, "--codes", ""], "adjudicator compare: --codes is empty: it names no code"),
     (["quiz", "--topic", ""], "adjudicator quiz: --topic is empty: it names nothing"),
