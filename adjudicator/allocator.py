@@ -71,7 +71,7 @@ def give_clingo_mimalloc() -> str:
         if in_use() == "jemalloc":
             clingo_allocator = "jemalloc"           # preloaded: clingo's `new` is jemalloc's already
             return clingo_allocator
-        if os.environ.get(VARIABLE, "").strip().lower() not in ("", "jemalloc"):
+        if _set_to() not in ("", "jemalloc"):
             return clingo_allocator                 # "system" (anything else is refused where it is read)
         try:
             _ctypes.dlopen("libstdc++.so.6", os.RTLD_LAZY | os.RTLD_NOLOAD)
@@ -110,15 +110,20 @@ def in_use() -> str:
     return "jemalloc"
 
 
+def _set_to() -> str:
+    """ADJUDICATOR_MALLOC as set, in any case and without blanks ("" when unset)."""
+    return os.environ.get(VARIABLE, "").strip().lower()
+
+
 def setting() -> str:
     """ADJUDICATOR_MALLOC as set, in any case: "system" (keep the C library's malloc), "jemalloc"
     or "" (unset or empty: jemalloc where the machine has it). Anything else is refused where it
     is read (`serve`, a command on many files): a typo such as `sytem` was taken silently for the
     default."""
-    raw = os.environ.get(VARIABLE, "")
-    value = raw.strip().lower()
+    value = _set_to()
     if value in ("", "system", "jemalloc"):
         return value
+    raw = os.environ.get(VARIABLE, "")
     from .errors import UsageError
     from .incident import shown
     raise UsageError(f"{VARIABLE} is '{shown(raw)}', which is no allocator this command knows",
