@@ -252,3 +252,37 @@ def test_the_selection_reads_a_variable_equal_to_constants_and_no_other_comparis
     assert chosen("c") == {0, 3, 4, 5}              # p gives p(T,c) only: q, which needs p(T,b), is out
     assert chosen("b") == {0, 1, 3, 4, 5}
     assert chosen("e") == {2, 3, 4, 5}              # e is named by s's comparison alone
+
+
+def test_the_selection_tells_apart_only_the_constants_a_rule_can_test_where_they_stand():
+    """relevance._relevant: a constant is told apart at a position when a rule body names it there,
+    or names it where a variable carries it (through a head, or a join with another atom); anywhere
+    else it is one value (OTHER), so incidents that differ only there share one selection."""
+    import clingo
+    from clingo import ast
+    from adjudicator import relevance
+    rules = []
+    ast.parse_string("p(X) :- e(X).\n"            # e's value reaches p's, which q tests for 5
+                     "q :- p(5).\n"
+                     "s :- a(X), b(X).\n"          # a's value is joined with b's, which t tests for 3
+                     "t :- b(3).\n"
+                     "r(T) :- ev(T).\n", rules.append)    # nothing tests ev's or r's value
+    summaries = [relevance.summarize(r) for r in rules[1:]]
+    selector = relevance.Selector(summaries)
+    assert selector.relevant[(("e", 1), 0)] == selector.relevant[(("p", 1), 0)] == {5}
+    assert selector.relevant[(("a", 1), 0)] == selector.relevant[(("b", 1), 0)] == {3}
+    assert (("ev", 1), 0) not in selector.relevant and (("r", 1), 0) not in selector.relevant
+    view = selector.view([(0, len(summaries))])
+
+    def chosen(*atoms):
+        return set(view.select([clingo.Function(name, [clingo.Number(n)]) for name, n in atoms]))
+    assert chosen(("e", 5)) == {0, 1}               # p(5) is given, and q tests it
+    assert chosen(("e", 6)) == {0}                  # p(6) is not p(5)
+    assert chosen(("a", 3), ("b", 4)) == set()      # 3 and 4 never join, and b(3) is not there
+    assert chosen(("a", 3), ("b", 3)) == {2, 3}
+    assert chosen(("a", 4), ("b", 4)) == {2}        # (4 is OTHER at both, and joins)
+    assert chosen(("a", 4), ("b", 6)) == {2}        # (so are 4 and 6: more may fire, never less)
+    assert selector.abstract([clingo.Function("ev", [clingo.Number(1)])]) == \
+        selector.abstract([clingo.Function("ev", [clingo.Number(9)])])
+    assert selector.abstract([clingo.Function("e", [clingo.Number(5)])]) != \
+        selector.abstract([clingo.Function("e", [clingo.Number(9)])])
