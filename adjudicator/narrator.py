@@ -288,6 +288,8 @@ class Narrator:
         flags = {k for k, v in ev.fields.items() if v is True}
         if ev.name in ("declare", "look-at"):       # loo: what he declares or looks at, in the laws' words
             words["what"] = LOO_WORDS.get(ev.fields["what"], words["what"])
+        if ev.name in ("make-bid", "correct-bid") and isinstance(ev.fields.get("bid"), str):    # the bid in words
+            words["bid"] = self.bid_words(ev.fields["bid"])
         if ev.name == "take-from-talon":            # German Whist: which card of the talon
             words["which"] = TALON_WORDS.get(ev.fields["which"], words["which"])
         for k in COUNTED.get(ev.name, ()):
@@ -392,12 +394,17 @@ class Narrator:
                  "grand-spread": "grand spread", "misere": "misère", "abundance-declared": "abundance declared",
                  "suit": "a trump suit", "grand": "grand (no trumps)", "nullo": "nullo"}
 
+    @classmethod
+    def bid_words(cls, what: str) -> str:
+        """A bid as the books write it ("little misère", "misère des quatre as", "six tricks")."""
+        return cls.BID_WORDS.get(what) or what.replace("-", " ").replace("misere", "mis\u00e8re")
+
     def bid(self, bid: dict) -> str:
         """The bid of a Boston, Solo Whist or Cayenne hand, in words."""
         what = bid["bid"]
         if what == "misere-partout":
             return "No one bid: Misère Partout is played, each for himself"
-        words = self.BID_WORDS.get(what, what.replace("-", " "))
+        words = self.bid_words(what)
         if what == "proposal":
             return f"{self.seat(bid['by'])} proposes and {self.seat(bid['partner'])} accepts: they play together " \
                    "against the other two"

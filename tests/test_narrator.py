@@ -161,3 +161,16 @@ def test_a_number_of_cards_and_a_sum_staked_are_told_with_their_nouns(tmp_path):
                  "  - wrong-number: {player: elder, missing: 2}\n")
     assert "Ames is found with 2 cards too few." in " ".join(
         narrator.tell(incident.load(str(q))).split())
+
+
+def test_a_bid_in_the_auction_is_told_in_the_books_words():
+    """A bid made or corrected is told as the bid the hand is played for is: "little misère", "six
+    tricks", "misère des quatre as" (not the key written, `little-misere`)."""
+    inc = incident.parse("game: boston-de-fontainebleau\ndealer: W\nevents:\n"
+                         "  - make-bid: {by: N, bid: little-misere}\n"
+                         "  - make-bid: {by: E, bid: six-tricks}\n", "bids.yaml")
+    text = narrator.tell(inc)
+    assert "North bids little misère. East bids six tricks." in text, text
+    inc = incident.parse("game: french-boston\ndealer: W\nevents:\n"
+                         "  - make-bid: {by: N, bid: misere-des-quatre-as}\n", "bids.yaml")
+    assert "North bids misère des quatre as." in narrator.tell(inc)
