@@ -755,20 +755,20 @@ def _width() -> int:
 
 def _row(head: str, text: str) -> str:
     """A table row: its first column, then the text wrapped to the terminal under the second."""
-    import textwrap
+    from .render import wrap
     width = max(_width() - len(head), 20)
-    parts = textwrap.wrap(text, width) or [""]
+    parts = wrap(text, width) or [""]
     return "\n".join([head + parts[0]] + [" " * len(head) + p for p in parts[1:]])
 
 
 def _wrap_lines(text: str) -> str:
     """Each line wrapped to the terminal's width (at most 100), its indent kept."""
-    import textwrap
+    from .render import wrap
     width = _width()
     out = []
     for line in text.splitlines():
         indent = line[:len(line) - len(line.lstrip())]
-        out.append(textwrap.fill(line, width, subsequent_indent=indent + "  ") if line.strip() else line)
+        out.append("\n".join(wrap(line.lstrip(), width, indent, indent + "  ")) if line.strip() else line)
     return "\n".join(out)
 
 

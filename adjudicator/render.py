@@ -25,9 +25,23 @@ def status_sentence(r: dict) -> str:
     return STATUS.get(r.get("status"), "")
 
 
+def wrap(text: str, width: int = WIDTH, first: str = "", rest: str = "") -> list[str]:
+    """The text in lines of at most `width`, broken only at spaces: never inside a word, nor at its
+    hyphens, so that a file path, a law id (`variations.five-card-loo`) or a case's name can be
+    copied back whole. A word longer than the line goes on a line of its own, whole: the one line
+    that may be wider (`too_wide`)."""
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
+                         break_on_hyphens=False, break_long_words=False) or [first.rstrip()]
+
+
+def too_wide(text: str, width: int = WIDTH) -> list[str]:
+    """The lines of a text wider than `width`, but for a line holding one word alone (after its
+    indent): a path or an id longer than the line, which `wrap` never breaks."""
+    return [line for line in text.splitlines() if len(line) > width and len(line.split()) != 1]
+
+
 def _wrap(text: str, first: str, rest: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=first, subsequent_indent=rest,
-                         break_on_hyphens=False) or [first.rstrip()]
+    return wrap(text, WIDTH, first, rest)
 
 
 def _who(seats, players, game: str = "whist") -> str:
@@ -203,8 +217,7 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
                 if head != folder:
                     folder = head
                     lines.append(f"  {head}/")
-                lines += textwrap.wrap(name, WIDTH, initial_indent="    ", subsequent_indent="        ",
-                                       break_on_hyphens=True)
+                lines += wrap(name, WIDTH, "    ", "        ")       # whole: it can be copied back
             if len(cases) > CASES_SHOWN:
                 lines.append(f"  ... and {len(cases) - CASES_SHOWN} more (--json lists them all).")
     src = code_info.get("source") or {}

@@ -5,6 +5,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
+from adjudicator import render
 from adjudicator.cli import main
 
 from .conftest import ROOT
@@ -546,3 +547,27 @@ def test_events_markdown_with_a_name_or_json_is_refused_not_passed_over(args, wh
     else:
         assert r.stdout == ""
     assert CliRunner().invoke(main, ["events", "--markdown"]).stdout.startswith("<!-- reference:start")
+
+
+def test_a_long_path_is_never_broken_but_stands_whole_on_its_own_line():
+    """A heading naming a long case file broke its path at 80 columns, mid-word and at its hyphens
+    ("...81-both-\\n  sides-revoke..."), so it could not be copied back. It is now never broken: a
+    path longer than the line stands on a line of its own, whole, the one line allowed past 80."""
+    path = os.path.join(ROOT, "cases", "whist", "english-1864",
+                        "81-both-sides-revoke-the-first-revokers-adversary-elects-first-the-same-two-"
+                        "elections-stand.yaml")
+    out = CliRunner().invoke(main, ["adjudicate", path], env={"COLUMNS": "80"}).stdout
+    assert any(line.strip() == path for line in out.splitlines()), out[:600]
+    wide = [line for line in out.splitlines() if len(line) > 80]
+    assert wide and all(len(line.split()) == 1 for line in wide) and not render.too_wide(out, 80)
+
+
+@pytest.mark.parametrize("text", [
+    "Laws that read it (loo): playing.1, playing.2, playing.3, variations.five-card-loo, variations.irish-loo",
+    "The Laws of Whist, English club code (1864) -- cases/whist/english-1864/" + "x-" * 40 + "stand.yaml",
+])
+def test_wrapping_breaks_only_at_spaces(text):
+    for width in (20, 40, 80):
+        lines = render.wrap(text, width, "", "  ")
+        assert [w for line in lines for w in line.split()] == text.split()
+        assert not render.too_wide("\n".join(lines), width)

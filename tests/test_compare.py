@@ -12,6 +12,7 @@ import json
 
 from click.testing import CliRunner
 
+from adjudicator import render
 from adjudicator.cli import main
 
 CODES = "american-1893,english-1864"
@@ -99,7 +100,9 @@ def test_text_output_marks_differences(tmp_path):
     assert result.exit_code == 0
     assert "call-suit: DIFFERS (may exact" in result.stdout
     assert "call-card: DIFFERS (remedy)" in result.stdout
-    assert all(len(line) <= 80 for line in result.stdout.splitlines())
+    # 80 columns, but for a line holding one unbreakable word longer than that (a path, an id),
+    # which is never broken inside: render.too_wide allows that line alone
+    assert not render.too_wide(result.stdout, 80)
 
 
 def test_a_code_of_another_game_is_refused(tmp_path):
@@ -260,3 +263,4 @@ def test_one_code_given_is_refused_with_a_second_code_that_can_rule_beside_it(tm
         err = json.loads(bad.stdout)["error"]
         assert "names one code" in err["message"] and hint in err["hint"], err
         assert "english-1864,english-1864" not in err["hint"]
+

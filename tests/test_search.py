@@ -8,7 +8,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator import laws, search
+from adjudicator import laws, render, search
 from adjudicator.cli import main
 
 from .test_lookup import fixture_rules  # noqa: F401 - a fixture used below
@@ -129,7 +129,7 @@ def test_search_command():
     r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--code", "american-1893")
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith("1. american-1893, law 24 -- Leading and playing out of turn\n")
-    assert all(len(line) <= 80 for line in r.stdout.splitlines())
+    assert not render.too_wide(r.stdout, 80)     # 80 columns; a lone unbreakable word may be wider
     r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--limit", "3")
     assert r.stdout.startswith("1. ") and "\n3. " in r.stdout and "\n4. " not in r.stdout
     data = json.loads(run("search", "revoke", "--json", "--limit", "2").stdout)
@@ -155,7 +155,7 @@ def test_every_question_reads_at_80_columns(conn):
     from adjudicator import render
     for q in QUESTIONS:
         out = render.search_text(search.search(q["q"], conn=conn))
-        assert all(len(line) <= 80 for line in out.splitlines()), q["q"]
+        assert not render.too_wide(out, 80), q["q"]     # (a lone unbreakable word may be wider)
 
 
 # --- the index ------------------------------------------------------------------------------------
