@@ -713,17 +713,21 @@ def events(ctx, name, markdown, as_json):
                 data = {"key": top.name, "type": top.type, "doc": top.doc, "required": top.required}
                 text = f"{top.name} (top-level key, {top.type}{', required' if top.required else ''})\n  {top.doc}"
             else:
+                # The laws of every code whose rules read the event, worked out from the rules
+                # (laws.event_laws), not a list kept by hand of the whist codes' alone.
+                from . import laws
+                by_code = laws.event_laws(ev.name)
                 data = {"event": ev.name, "group": ev.group, "doc": ev.doc, "example": ev.example,
-                        "laws": list(ev.laws),
-                        "laws_by_code": {c: list(ls) for c, ls in ev.laws_by_code.items()},
+                        "laws": list(by_code.get("american-1893", ())),
+                        "laws_by_code": {c: list(ls) for c, ls in by_code.items()},
                         "fields": [{"name": f.name, "type": f.type, "doc": f.doc, "required": f.required,
                                     **({"choices": list(f.choices)} if f.choices else {})} for f in ev.fields]}
                 text = "\n".join([f"{ev.name} ({ev.group})", f"  {ev.doc}", "", "Fields (* required):"]
                                  + [f"  {f.name + ('*' if f.required else ''):<16} {f.doc}"
                                     + (f" (one of: {', '.join(f.choices)})" if f.choices else "") for f in ev.fields]
                                  + ["", f"Example:\n  {ev.example}"]
-                                 + [f"Laws that read it ({c}): {', '.join(ls)}"
-                                    for c, ls in ev.laws_by_code.items()])
+                                 + ([f"Laws that read it ({c}): {', '.join(ls)}" for c, ls in by_code.items()]
+                                    or [NO_LAWS_READ]))
             click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _wrap_lines(text))
             return 0
         if as_json:
@@ -746,6 +750,9 @@ def events(ctx, name, markdown, as_json):
                                       "docs/incident-format.md all."))
         return 0
     _run(ctx.obj["debug"], go, as_json)
+
+
+NO_LAWS_READ = "No code's rules read this event: it is part of the account, but no law rules on it."
 
 
 def _width() -> int:

@@ -5,7 +5,7 @@ between its markers, so the document and the definition in code cannot drift apa
 """
 from __future__ import annotations
 
-from . import schema
+from . import laws, schema
 
 START = "<!-- reference:start (made by `adjudicator events --markdown`; do not edit by hand) -->"
 END = "<!-- reference:end -->"
@@ -27,17 +27,16 @@ def reference() -> str:
         out.append(f"| {name} | {doc} |")
     out += ["", "### Events", "",
             "Each event is a one-key mapping, `- name: {field: value, ...}`; events are in the order they "
-            "happened. Laws listed are those of each whist code that read the event (Dummy and Double "
-            "Dummy read the English code's).", ""]
+            "happened. Laws listed are those of each code whose rules read the event, worked out from "
+            "the rules (`adjudicator events NAME` prints them too).", ""]
     for group in schema.GROUPS:
         out += [f"#### {group}", ""]
         for ev in schema.EVENTS.values():
             if ev.group != group:
                 continue
-            names = {"american-1893": "American", "english-1864": "English"}
-            by_code = "; ".join(f"{names.get(c, c)} {', '.join(ls)}" for c, ls in ev.laws_by_code.items())
-            laws = f" (laws: {by_code})" if by_code else ""
-            out += [f"##### `{ev.name}`", "", f"{ev.doc}{laws}", ""]
+            by_code = "; ".join(f"{c} {', '.join(ls)}" for c, ls in laws.event_laws(ev.name).items())
+            read = f" (laws: {by_code})" if by_code else " (no code's rules read it)"
+            out += [f"##### `{ev.name}`", "", f"{ev.doc}{read}", ""]
             if ev.fields:
                 out += _field_rows(ev.fields)
             else:

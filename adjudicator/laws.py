@@ -482,3 +482,153 @@ def book_code(code: str) -> str:
         return code
     book = registry.code_info(code).get("laws")
     return next((c for c in codes() if book and registry.code_info(c).get("laws") == book), code)
+
+
+# --- Which laws read an event: `adjudicator events NAME`, and the reference in docs/incident-format.md.
+
+# ev(T,lead), ev(T,(lead;play)): the raw event a rule reads (rules write `name_card` for `name-card`).
+_EV = re.compile(r"\bev\(\s*[A-Z_]\w*\s*,\s*(\(?[a-z_]\w*(?:\s*;\s*[a-z_]\w*)*\)?)\s*\)")
+
+
+def _events_read(line: str) -> list[str]:
+    """The events a line of rules reads raw, in the format's spelling (`name-card`)."""
+    return [e.replace("_", "-") for g in _EV.findall(line) for e in g.strip("()").replace(" ", "").split(";")]
+
+
+@functools.cache
+def _event_words(code: str) -> dict[str, frozenset[str]]:
+    """For each event, the predicates the code's rules derive from it (`lead_ev(T,X) :- ev(T,lead),
+    ...`, `card_play(T,X) :- ev(T,(lead;play)), ...`): the words the laws read it by
+    (rules/README.md: law rules read derived concepts, not raw input)."""
+    out: dict[str, set[str]] = {}
+    for path in rule_files(code):
+        for stm in _stms(path):
+            for e in stm.events if stm.body else ():
+                out.setdefault(e, set()).update(stm.head)
+    return {e: frozenset(w) for e, w in out.items()}
+
+
+@functools.cache
+def _statements(path: str) -> tuple[str, ...]:
+    """A rule file's statements, comments left out (each ends at a full stop outside a string)."""
+    out, start, quoted = [], 0, False
+    text = "\n".join(rulefiles.code_lines(path))
+    for i, ch in enumerate(text):
+        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "." and not quoted and (i + 1 == len(text) or text[i + 1].isspace()):
+            out.append(text[start:i + 1].strip())
+            start = i + 1
+    return tuple(st for st in out if st)
+
+
+_PRED = re.compile(r"\b([a-z_]\w*)\s*\(")
+_CITES = re.compile(r"\bcite\(\s*([a-z]\w*)\s*,\s*([A-Z_]\w*|\"[^\"]*\")\s*\)")
+
+
+class _Stm:
+    """What the event lookup needs of a statement: the events its body reads raw, the predicates
+    its body and its head name, its strings, and the shared rules it cites through (`cite(N,L)`)."""
+
+    __slots__ = ("events", "body", "head", "strings", "through", "concludes")
+
+    def __init__(self, st: str):
+        head, sep, body = st.partition(":-")
+        self.events = frozenset(_events_read(body if sep else st))
+        self.body = frozenset(_PRED.findall(body)) if sep else frozenset()
+        self.head = frozenset(_PRED.findall(head)) - {"text", "cite"}
+        self.strings = tuple(rulefiles.strings(st))
+        self.through = tuple(n for n, law in _CITES.findall(st) if not law.startswith('"'))
+        self.concludes = "cite(" in st
+
+
+@functools.cache
+def _stms(path: str) -> tuple[_Stm, ...]:
+    return tuple(_Stm(st) for st in _statements(path))
+
+
+@functools.cache
+def _cite_names(code: str) -> dict[str, frozenset[str]]:
+    """The laws a code names for each rule shared between codes: `cite(draw_cards,"34")`."""
+    out: dict[str, set[str]] = {}
+    for path in rule_files(code):
+        for st in _statements(path):
+            for name, law in _CITES.findall(st):
+                if law.startswith('"'):
+                    out.setdefault(name, set()).add(law.strip('"'))
+    return {n: frozenset(ls) for n, ls in out.items()}
+
+
+def _cites(code: str, stm: _Stm, cited: set[str]) -> set[str]:
+    """The citations of a statement: its strings that are law ids, and the laws the code names for
+    a shared rule it cites through (`cite(draw_cards,L)`)."""
+    shared = _cite_names(code)
+    return {s for s in stm.strings if s in cited} | {law for n in stm.through for law in shared.get(n, ()) if law in cited}
+
+
+def _cited_reading(code: str, path: str, name: str, cited: set[str]) -> set[str]:
+    """The citations of the rules of a file that read the event: raw (`ev(T,lead)`), by a word
+    derived from it alone (`lead_ev`), or by a concept the file itself derives from such rules
+    (followed to the rules that cite a law: `offence(O,T,"24") :- lead_out_of_turn(O,T)`)."""
+    stms = _stms(path)
+    words = set(_event_words(code).get(name, ()))
+    reading: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for i, stm in enumerate(stms):
+            if i not in reading and (name in stm.events or not words.isdisjoint(stm.body)):
+                reading.add(i)
+                grew = True
+                if not stm.concludes and not any(s in cited for s in stm.strings):
+                    words |= stm.head
+    return {c for i in reading for c in _cites(code, stms[i], cited)}
+
+
+def _book_order(code: str) -> dict[str, int]:
+    """Each law id's place: the code's own book, then the book it makes exceptions to (Dummy's
+    laws, then the English code's)."""
+    order: dict[str, int] = {}
+    c, seen = code, set()
+    while c and c not in seen:
+        seen.add(c)
+        for i in law_ids(c):
+            order.setdefault(i, len(order))
+        c = book(c).get("base_code")
+    return order
+
+
+def _waits_for(triggers: frozenset[str] | None, name: str) -> bool:
+    """Whether a rule file's load-when words (the engine's reading of them: None for a file loaded
+    always) name the event, a `demand` also by the remedy it asks for (`demand:<remedy>`)."""
+    return any(w == name or w.startswith(name + ":") for w in triggers or ())
+
+
+@functools.cache
+def event_laws(name: str) -> dict[str, tuple[str, ...]]:
+    """The laws of each encoded code whose rules read this event: those cited in a rule file that
+    waits for it (its load-when line names it: rules/README.md, the engine loads the file for it),
+    and those cited in a rule that reads it (`_cited_reading`: in a file loaded always, or waiting
+    for another event, as `gather` closes the right to have the cards drawn, law 34). Each law once
+    (a clause or exception cited, `17.II`, `24.boston`, as its law), in its book's order; the codes
+    in the order of rules/codes.yaml, those none of whose rules read the event left out."""
+    from . import engine
+    out: dict[str, tuple[str, ...]] = {}
+    for info in registry.all_codes():
+        code = info["code"]
+        if not registry.encoded(code) or not info.get("laws"):
+            continue
+        order, cited = _book_order(code), citations(code)
+        found: set[str] = set()
+        for part in engine.program(code).parts:
+            cites = _cited_reading(code, part.path, name, cited)
+            if _waits_for(part.triggers, name):
+                cites |= {c for stm in _stms(part.path) for c in _cites(code, stm, cited)}
+            for law in cites:
+                while law not in order and "." in law:
+                    law = law.rpartition(".")[0]
+                if law in order:
+                    found.add(law)
+        if found:
+            out[code] = tuple(sorted(found, key=order.__getitem__))
+    return out

@@ -549,6 +549,65 @@ def test_events_markdown_with_a_name_or_json_is_refused_not_passed_over(args, wh
     assert CliRunner().invoke(main, ["events", "--markdown"]).stdout.startswith("<!-- reference:start")
 
 
+def _laws_read(name):
+    """`events NAME`: the codes of its "Laws that read it (CODE): ..." lines, each with its laws."""
+    import re
+    text = run("events", name).stdout
+    joined = re.sub(r"\n  (?=\S)", " ", text)        # a wrapped line's continuation
+    return {m.group(1): m.group(2).split(", ") for m in re.finditer(r"^Laws that read it \(([^)]+)\): (.+)$",
+                                                                      joined, re.M)}
+
+
+@pytest.mark.parametrize("name, code, law", [
+    ("lead", "american-1893", "24"), ("lead", "english-1864", "57"), ("lead", "dummy-1864", "57"),
+    ("lead", "double-dummy-1864", "57"), ("lead", "chinese-whist", "24"),
+    ("lead", "boston-1893", "24"), ("lead", "cayenne-1893", "24"), ("lead", "solo-whist-1893", "24"),
+    ("make-bid", "boston-1893", "bidding"), ("make-bid", "solo-whist-1893", "bidding"),
+    ("make-bid", "boston-de-fontainebleau", "bidding.must-play"),
+    ("make-bid", "french-boston", "bidding.over-called"),
+    ("call", "portland-club", "46"), ("see-next-hand", "portland-club", "70"),
+    ("declare", "loo", "declaring.2"), ("exchange", "loo", "variations.five-card-loo"),
+    ("bet", "draw-poker", "betting"), ("straddle", "draw-poker", "straddle"),
+    ("take-from-talon", "german-whist", "playing"), ("end-of-hand", "german-whist", "stakes"),
+    ("gather", "american-1893", "34"), ("gather", "english-1864", "85"),
+])
+def test_events_names_the_laws_of_every_code_whose_rules_read_it(name, code, law):
+    """`events NAME` listed "Laws that read it" for the American and English whist codes alone, from
+    a list kept by hand: piquet, loo, poker, German and Chinese whist and the Boston family got no
+    line (`events declare`, `events bet`), and `events gather` none at all, though law 34 closes the
+    right to have the cards drawn when they are gathered. The laws are now worked out from the
+    rules, for every code (laws.event_laws), and `--json` gives the same."""
+    read = _laws_read(name)
+    assert law in read.get(code, []), (name, read)
+    data = json.loads(run("events", name, "--json").stdout)
+    assert data["laws_by_code"] == read
+
+
+def test_events_lists_each_code_once_its_laws_once_in_book_order():
+    from adjudicator import laws, registry
+    for name in ("lead", "play", "deal", "end-of-hand", "demand", "bet", "declare", "call"):
+        got = laws.event_laws(name)
+        assert got, name
+        codes = [c["code"] for c in registry.all_codes()]
+        assert list(got) == [c for c in codes if c in got]              # codes.yaml's order, once each
+        for code, ids in got.items():
+            books = [code]                  # its book, then those it amends (Double Dummy: Dummy, English)
+            while laws.book(books[-1]).get("base_code"):
+                books.append(laws.book(books[-1])["base_code"])
+            order = [i for b in books for i in laws.law_ids(b)]
+            assert set(ids) <= set(order), (name, code)
+            assert list(ids) == sorted(set(ids), key=order.index), (name, code)
+
+
+def test_events_says_plainly_when_no_code_reads_an_event(monkeypatch):
+    """An event no code's rules read printed nothing where the laws go: it says so."""
+    from adjudicator import laws
+    monkeypatch.setattr(laws, "event_laws", lambda name: {})
+    r = run("events", "gather")
+    assert r.exit_code == 0 and "No code's rules read this event" in r.stdout
+    assert json.loads(run("events", "gather", "--json").stdout)["laws_by_code"] == {}
+
+
 def test_a_long_path_is_never_broken_but_stands_whole_on_its_own_line():
     """A heading naming a long case file broke its path at 80 columns, mid-word and at its hyphens
     ("...81-both-\\n  sides-revoke..."), so it could not be copied back. It is now never broken: a
