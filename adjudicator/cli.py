@@ -540,6 +540,9 @@ def law(ctx, code_or_game, number, as_json):
 
     With its exceptions for other games, the laws it refers to and that refer to it, its topics,
     and, for a code encoded as rules, the rule files citing it and the cases exercising it.
+
+    An id the code has not exits 2, saying what it has: a section's laws (`law whist etiquette`:
+    etiquette.1 to etiquette.9), or for a number out of range how the code's laws are numbered.
     """
     def go():
         import json

@@ -58,18 +58,69 @@ def lookup(code: str, ident: str) -> tuple[dict, str | None]:
         raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
                          hint=f"a clause or an exception is written after its law's number with a dot: "
                               f"`adjudicator law {code} {dotted}`")
-    import difflib
-    close = difflib.get_close_matches(ident, ids, n=1)
-    numbered = sorted(int(i) for i in ids if i.isdigit())
-    named = [i for i in ids if not i.replace(".", "").isdigit()]
-    span = (f"its laws are numbered {numbered[0]} to {numbered[-1]}" if numbered
-            else "its laws are " + ", ".join(ids[:8]) + (", ..." if len(ids) > 8 else ""))
-    if numbered and named:
-        span += f", with named ones such as {named[0]}"
+    span = "its laws are " + outline(ids)
     if not ident.strip():       # (`law CODE ''`, GET /api/law/CODE: no law named at all)
         raise InputError(f"no law of {code} is named: give its number", file="adjudicator law", hint=span)
-    raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
-                     hint=f"did you mean '{close[0]}'?" if close else span)
+    sections = _sections(ids)
+    key = re.sub(r" +", "-", ident.lower())
+    if key in sections:         # `law whist etiquette`: a section, not one law of it
+        members = sections[key]
+        raise InputError(f"{safe(ident, 40)} is a section of {code}, not one law: its laws are {outline(members, 30, False)}",
+                         file="adjudicator law",
+                         hint=f"name one: `adjudicator law {code} {members[0]}`")
+    head, _, tail = key.rpartition(".")
+    if head in sections:        # `etiquette.10`: a law the section has not
+        raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law",
+                         hint=f"the section {head} has {outline(sections[head])}")
+    if re.fullmatch(r"\d+|[ivxlc]+", key):       # a number out of range: no near miss by spelling
+        raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law", hint=span)
+    import difflib
+    close = difflib.get_close_matches(key, [i.lower() for i in ids] + list(sections), n=1)
+    if close and close[0] in sections:
+        hint = f"did you mean the section '{close[0]}' ({outline(sections[close[0]])})?"
+    elif close:
+        hint = f"did you mean '{next(i for i in ids if i.lower() == close[0])}'?"
+    else:
+        hint = span
+    raise InputError(f"{code} has no law '{safe(ident, 40)}'", file="adjudicator law", hint=hint)
+
+
+def _sections(ids: list[str]) -> dict[str, list[str]]:
+    """The sections of a code's ids that are not laws themselves, each with its laws in order:
+    `etiquette` (etiquette.1 ... etiquette.9), `variations` (variations.agreement ...)."""
+    out: dict[str, list[str]] = {}
+    for i in ids:
+        head = i.split(".")[0]
+        if head != i and head not in ids:
+            out.setdefault(head.lower(), []).append(i)
+    return out
+
+
+def outline(ids: list[str], most: int = 14, sections: bool = True) -> str:
+    """A code's (or a section's) law ids in brief, in the book's order: runs of numbers as a span
+    (`1 to 39`, `etiquette.1 to etiquette.9`), three or more named laws of one section as the
+    section (`say.* (9 laws)`: with `sections`), other ids as they are (`erroneous-scores`)."""
+    runs: list[list] = []           # [head, last number or None, ids]
+    for i in ids:
+        head, _, n = i.rpartition(".")
+        num = int(n) if n.isdigit() else None
+        prev = runs[-1] if runs else None
+        if prev and prev[0] == head and (
+                (num is not None and prev[1] is not None and num == prev[1] + 1)
+                or (num is None and prev[1] is None and sections and head)):
+            prev[1] = num
+            prev[2].append(i)
+        else:
+            runs.append([head, num, [i]])
+    parts: list[str] = []
+    for head, num, members in runs:
+        if len(members) >= 3:
+            parts.append(f"{members[0]} to {members[-1]}" if num is not None else f"{head}.* ({len(members)} laws)")
+        else:
+            parts += members
+    if len(parts) > most:
+        parts = parts[:most - 1] + [f"{len(parts) - most + 1} more"]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def citations(code: str) -> set[str]:

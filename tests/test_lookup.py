@@ -364,3 +364,57 @@ def test_a_shared_rule_file_is_found_through_cite(tmp_path, monkeypatch):
         assert "rules/whist/shared-test.lp, line 3 (shared, through cite(shared_thing))" in out
     finally:
         _clear()
+
+
+# --- an id the code has not: the hint says what it has ---------------------------------------------
+
+@pytest.mark.parametrize("code, asked, said", [
+    ("whist", "etiquette", "etiquette is a section of american-1893, not one law: its laws are "
+                           "etiquette.1 to etiquette.9"),
+    ("whist", "Etiquette", "its laws are etiquette.1 to etiquette.9"),
+    ("english-1864", "etiquette", "its laws are etiquette.1 to etiquette.9"),
+    ("loo", "declaring", "declaring is a section of loo, not one law: its laws are declaring.1 and declaring.2"),
+    ("loo", "variations", "its laws are variations.agreement, variations.club-law,"),
+    ("poker", "stakes", "stakes is a section of draw-poker, not one law: its laws are stakes.fixed and stakes.ante"),
+    ("french-boston", "bidding", "its laws are bidding.accepting and bidding.over-called"),
+])
+def test_a_section_is_answered_with_its_laws_not_one_clause_of_it(code, asked, said):
+    """`law whist etiquette` said "did you mean 'etiquette.9'?": a referee asking for the section was
+    offered its ninth law, the nearest by spelling. The section's laws are listed."""
+    r = run("law", code, asked)
+    assert r.exit_code == 2 and said in r.stderr, r.stderr
+    assert "did you mean" not in r.stderr and "hint: name one: `adjudicator law " in r.stderr
+    data = json.loads(run("law", code, asked, "--json").stdout)
+    assert data["error"]["exit_code"] == 2 and said in data["error"]["message"]
+
+
+@pytest.mark.parametrize("code, asked, hint", [
+    ("whist", "0", "its laws are 1 to 39, etiquette.1 to etiquette.9, erroneous-scores and bidding"),
+    ("whist", "95", "its laws are 1 to 39, etiquette.1 to etiquette.9, erroneous-scores and bidding"),
+    ("english-1864", "92", "its laws are 1 to 91 and etiquette.1 to etiquette.9"),
+    ("piquet", "0", "its laws are 1 to 78"),
+    ("poker", "99", "its laws are 1 to 18, limit, ante,"),
+    ("loo", "1", "its laws are declaring.1, declaring.2, playing.1 to playing.3 and variations.* (7 laws)"),
+    ("dummy", "4", "its laws are I, II and III"),
+    ("whist", "etiquette.10", "the section etiquette has etiquette.1 to etiquette.9"),
+    ("loo", "playing.9", "the section playing has playing.1 to playing.3"),
+])
+def test_a_number_out_of_range_is_answered_with_the_numbers_the_code_has(code, asked, hint):
+    """`law whist 0` said "did you mean '30'?", `law piquet 0` '70', `law whist 95` '9': near misses
+    by spelling, where the referee needs to know which numbers the code has."""
+    r = run("law", code, asked)
+    assert r.exit_code == 2 and f"hint: {hint}" in r.stderr, r.stderr
+    assert "did you mean" not in r.stderr
+    data = json.loads(run("law", code, asked, "--json").stdout)
+    assert data["error"]["exit_code"] == 2 and data["error"]["hint"].startswith(hint)
+
+
+@pytest.mark.parametrize("code, asked, hint", [
+    ("whist", "erroneous", "did you mean 'erroneous-scores'?"),
+    ("whist", "etiquete", "did you mean the section 'etiquette' (etiquette.1 to etiquette.9)?"),
+    ("german-whist", "stake", "did you mean 'stakes'?"),
+])
+def test_a_word_misspelt_is_offered_the_nearest_law_or_section(code, asked, hint):
+    r = run("law", code, asked)
+    assert r.exit_code == 2 and f"hint: {hint}" in r.stderr, r.stderr
+
