@@ -547,11 +547,29 @@ def law(ctx, code_or_game, number, as_json):
     def go():
         import json
         from . import laws, registry, render
+        from .errors import InputError
         code = registry.resolve_code(code_or_game, "adjudicator law")
+        asked = None
+        try:
+            entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
+        except InputError as e:
+            base = laws.base_with(code, number)
+            if base is None:
+                under = laws.book(code).get("base_code")
+                also = laws.base_with(code, number, sections=False)
+                if also:                    # a section of its own, and a law of the code it amends
+                    raise InputError(e.message, e.file, hint=f"{e.hint}; its rulings also cite {also}'s law "
+                                     f"{number.strip()}: `adjudicator law {also} {number.strip()}`") from None
+                if under and e.hint:        # (its rulings cite those laws too)
+                    raise InputError(e.message, e.file, hint=f"{e.hint}; beside them, its rulings cite the laws "
+                                     f"of {under}, to which they are exceptions") from None
+                raise
+            # (Dummy's rulings cite the English code's laws beside its own: law 38 is that code's)
+            asked, code = code, base
+            entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
         info = dict(registry.code_info(code))
         book = laws.book(code)
         info["source"] = book.get("source", {})
-        entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
         ident = exception or (f"{entry['id']}.{clause}" if clause else entry["id"])
         encoded = registry.encoded(code)
         links = {"exception": exception,
@@ -561,12 +579,18 @@ def law(ctx, code_or_game, number, as_json):
                  "encoded_in": laws.encoded_in(code, ident) if encoded else None}
         if encoded:
             links["cases"] = laws.exercised_by(code, ident)
+        if asked:
+            note = (f"{asked}'s rulings cite the laws of {code} beside its own exceptions "
+                    f"({laws.outline([str(x['id']) for x in laws.book(asked)['laws']])}): law {number.strip()} is {code}'s.")
         if as_json:
-            click.echo(json.dumps({"code": code, "clause": clause, **entry, **links, "encoded": encoded,
+            click.echo(json.dumps({"code": code, **({"asked_code": asked, "note": note} if asked else {}),
+                                   "clause": clause, **entry, **links, "encoded": encoded,
                                    "cases": links.get("cases"),
                                    "cases_available": encoded and links["cases"] is not None,
                                    "source": info["source"]}, indent=2, ensure_ascii=False))
         else:
+            if asked:
+                click.echo("\n".join(render.wrap(note)) + "\n")
             click.echo(render.law_text(info, entry, clause, links))
         return 0
     _run(ctx.obj["debug"], go, as_json)
@@ -730,7 +754,7 @@ def events(ctx, name, markdown, as_json):
                                     + (f" (one of: {', '.join(f.choices)})" if f.choices else "") for f in ev.fields]
                                  + ["", f"Example:\n  {ev.example}"]
                                  + ([f"Laws that read it ({c}): {', '.join(ls)}" for c, ls in by_code.items()]
-                                    or [NO_LAWS_READ]))
+                                    or [laws.NO_LAWS_READ]))
             click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _wrap_lines(text))
             return 0
         if as_json:
@@ -755,7 +779,6 @@ def events(ctx, name, markdown, as_json):
     _run(ctx.obj["debug"], go, as_json)
 
 
-NO_LAWS_READ = "No code's rules read this event: it is part of the account, but no law rules on it."
 
 
 def _width() -> int:

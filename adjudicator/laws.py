@@ -169,6 +169,27 @@ def find(code: str, ident: str) -> tuple[dict, str | None, str | None]:
     return law, clause, None
 
 
+def base_with(code: str, ident: str, sections: bool = True) -> str | None:
+    """The code this code makes exceptions to (Dummy's and Double Dummy's: the English whist code,
+    `base_code`), when that code has the law and this one has not: a ruling under Dummy cites the
+    whist code's laws beside Dummy's own (I-III). `law dummy 38` and the web page's /law/dummy-1864/38
+    both answer with the English law 38. A section of the code's own (`bidding` of French Boston)
+    is not looked for in the other code, unless `sections` is False."""
+    own = [str(law["id"]) for law in book(code)["laws"]]
+    if sections and re.sub(r" +", "-", ident.strip().lower()) in _sections(own):
+        return None                         # (a section of its own: `law french-boston bidding`)
+    seen = {code}
+    base = book(code).get("base_code")
+    while base and base not in seen:        # (Double Dummy's are Dummy's, which are the whist code's)
+        try:
+            find(base, ident)
+            return base
+        except InputError:
+            seen.add(base)
+            base = book(base).get("base_code")
+    return None
+
+
 def _contains(citation: str, ident: str) -> bool:
     """Whether a citation ('17.II', '24.boston') falls under the id asked for ('17', or '17.II')."""
     return citation == ident or citation.startswith(ident + ".")
@@ -653,6 +674,10 @@ def _waits_for(triggers: frozenset[str] | None, name: str) -> bool:
     """Whether a rule file's load-when words (the engine's reading of them: None for a file loaded
     always) name the event, a `demand` also by the remedy it asks for (`demand:<remedy>`)."""
     return any(w == name or w.startswith(name + ":") for w in triggers or ())
+
+
+# What `events NAME` and the web page's event say when event_laws finds none.
+NO_LAWS_READ = "No code's rules read this event: it is part of the account, but no law rules on it."
 
 
 @functools.cache

@@ -91,21 +91,14 @@ class Field:
 
 
 class Event:
-    """One event of the format, with its fields, an example, and the laws that read it: `laws`, the
-    American code's (1893), and `laws_by_code`, each whist code's (Dummy and Double Dummy read the
-    English code's, with their own exceptions)."""
+    """One event of the format, with its fields and an example. (The laws that read it are worked
+    out from the rules, for every code: laws.event_laws.)"""
 
-    __slots__ = ("name", "doc", "fields", "example", "group", "laws")
+    __slots__ = ("name", "doc", "fields", "example", "group")
 
-    def __init__(self, name, doc, fields, example, group, laws=()):
+    def __init__(self, name, doc, fields, example, group):
         self.name, self.doc, self.fields, self.example = name, doc, fields, example
-        self.group, self.laws = group, laws
-
-    @property
-    def laws_by_code(self) -> dict[str, tuple]:
-        return {code: laws for code, laws in (("american-1893", self.laws),
-                                               ("english-1864", ENGLISH_LAWS.get(self.name, ())))
-                if laws}
+        self.group = group
 
     def field(self, name: str) -> Field | None:
         for f in self.fields:
@@ -201,8 +194,8 @@ TOP = (
 _E: list[Event] = []
 
 
-def event(name, group, doc, fields, example, laws=()):
-    _E.append(Event(name, doc, tuple(fields), example.strip(), group, tuple(laws)))
+def event(name, group, doc, fields, example):
+    _E.append(Event(name, doc, tuple(fields), example.strip(), group))
 
 
 # Forming the table -------------------------------------------------------------------------
@@ -211,7 +204,7 @@ event("arrive", G, "These players came into the room together; `arrive` events a
       [F("players", "names", "who arrived together", required=True),
        F("other-table", "bool", "they have belonged to, or played at, another table"),
        F("still-belong", "bool", "they belong now to another table")],
-      "- arrive: {players: [Ames, Brown]}", ["2"])
+      "- arrive: {players: [Ames, Brown]}")
 event("break-up-table", G, "A player breaks up the table he was playing at; the others who sat at it are left.",
       [F("by", "person", "who broke it up", required=True),
        F("players", "names", "the remaining players of that table", required=True)],
@@ -221,7 +214,7 @@ event("appoint-substitute", G, "A player quitting the table before the end of th
       "- appoint-substitute: {by: S, substitute: Ellis}")
 event("declare-intention", G, "A player declares his intention to enter the table.",
       [F("by", "person", "who declares", required=True)],
-      "- declare-intention: {by: Ellis}", ["6"])
+      "- declare-intention: {by: Ellis}")
 event("cut-for-table", G,
       "A player cuts (or draws from the outspread pack) to decide who plays, who are partners, "
       "or who cuts out. A second cut by the same player for the same purpose is a cut again.",
@@ -230,7 +223,7 @@ event("cut-for-table", G,
        F("purpose", "text", "what the cut decides; when omitted, who plays and partners",
          choices=("preference", "partners", "cutting-out")),
        F("exposed", "cards", "every card he exposed in cutting, when more than one")],
-      "- cut-for-table: {by: Ames, card: 3H}", ["2", "3", "4", "5", "7"])
+      "- cut-for-table: {by: Ames, card: 3H}")
 
 # Shuffling, cutting and dealing ------------------------------------------------------------
 G = "Shuffling, cutting and dealing"
@@ -239,13 +232,13 @@ event("shuffle", G, "A player shuffles the pack.",
        F("below-table", "bool", "he shuffled below the table"),
        F("manner", "text", "how he shuffled, when by dealing the cards into packets or across the table",
          choices=("into-packets", "across-the-table"))],
-      "- shuffle: {by: S}", ["8", "9", "12"])
+      "- shuffle: {by: S}")
 event("cut", G, "The pack is cut for this deal.",
       [BY,
        F("exposes", "card", "a card exposed in cutting or in reuniting the packets"),
        F("smaller-packet", "int", "how many cards were left in the smaller packet", span=(0, 52)),
        F("confusion", "bool", "the cards were confused, or it is doubtful where the pack was separated")],
-      "- cut: {by: E}", ["10", "11", "17.I"])
+      "- cut: {by: E}")
 event("permit", G, "Players give a player leave to do what needs their consent: to shuffle, cut or deal in his "
       "partner's place, or to appoint a substitute.",
       [F("by", "seats", "who gave leave: others than `player` (his own leave is none)", required=True),
@@ -257,50 +250,50 @@ event("deal", G, "The deal begins.",
          choices=("own", "adversaries", "wrong")),
        F("uncut", "bool", "he dealt without having the pack cut"),
        F("out-of-turn", "bool", "piquet (law 16): the dealer dealt out of his turn (the players deal alternately)")],
-      "- deal: {by: W}", ["13", "16", "17.I"])
+      "- deal: {by: W}")
 event("deal-incorrectly", G, "The dealer deals a card incorrectly.",
       [BY_OPT_DEALER,
        F("cards", "int", "piquet (laws 10, 12): how many cards were dealt wrongly, if more than one", span=(0, 52)),
        F("how", "text", "what the error was: two cards at once, two cards to the same hand, or any other "
          "break in dealing one at a time in rotation from the dealer's left",
          choices=("two-at-once", "same-hand", "out-of-rotation"))],
-      "- deal-incorrectly: {}", ["17.II"])
+      "- deal-incorrectly: {}")
 event("deal-another-card", G, "The dealer deals another card (after an error not yet corrected).",
-      [BY_OPT_DEALER], "- deal-another-card: {}", ["17.II"])
+      [BY_OPT_DEALER], "- deal-another-card: {}")
 event("correct-deal", G, "The dealer corrects an error in dealing.",
       [BY_OPT_DEALER, F("cards-moved", "int", "how many cards he moved to put it right", span=(0, 52))],
-      "- correct-deal: {}", ["17.II"])
+      "- correct-deal: {}")
 event("count-cards", G, "The dealer counts the cards.",
       [BY_OPT_DEALER, F("where", "text", "which cards", required=True, choices=("table", "remainder"))],
-      "- count-cards: {where: remainder}", ["17.III"])
+      "- count-cards: {where: remainder}")
 event("look-at-trump", G, "The dealer looks at the trump card.", [BY_OPT_DEALER],
-      "- look-at-trump: {}", ["17.V"])
+      "- look-at-trump: {}")
 event("turn-trump", G, "The last card is turned up for trump: the deal is complete.",
       [BY_OPT_DEALER, CARD_OPT,
        F("face-down", "bool", "he placed the trump card face downward on his own or another's cards"),
        F("came-to", "seat", "the player to whom the last card came, when it did not come to the dealer")],
-      "- turn-trump: {card: 7H}", ["13", "16", "17.VI"])
+      "- turn-trump: {card: 7H}")
 event("faced-in-pack", G, "A card is found faced in the pack.",
       [CARD_OPT, F("last", "bool", "it was the last card (the trump card)")],
-      "- faced-in-pack: {card: 9C}", ["14.I"])
+      "- faced-in-pack: {card: 9C}")
 event("pack-imperfect", G, "The pack is proved incorrect or imperfect.",
       [F("detail", "text", "what was wrong with it")],
-      "- pack-imperfect: {detail: two queens of spades}", ["14.II"])
+      "- pack-imperfect: {detail: two queens of spades}")
 event("touch", G, "A player touches a card (during the deal: his own or any).", [BY],
-      "- touch: {by: N}", ["15", "17"])
+      "- touch: {by: N}")
 event("interrupt", G, "A player interrupts the dealer.",
       [BY, F("about", "text", "what he said: he questioned the score, said it was not the dealer's deal, or other",
              choices=("score", "turn-to-deal", "other")),
        F("upheld", "bool", "the claim he made in interrupting was established")],
-      "- interrupt: {by: E}", ["17"])
+      "- interrupt: {by: E}")
 event("look", G, "A player looks at his cards.", [BY],
-      "- look: {by: W}", ["17.I"])
+      "- look: {by: W}")
 event("stop-deal", G, "A player stops the deal.", [BY],
-      "- stop-deal: {by: N}", ["16"])
+      "- stop-deal: {by: N}")
 event("take-up-trump", G, "The dealer takes the trump card into his hand.", [BY_OPT_DEALER],
-      "- take-up-trump: {}", ["18"])
+      "- take-up-trump: {}")
 event("trump-on-table", G, "The trump card is seen still lying face up on the table.", [],
-      "- trump-on-table: {}", ["18"])
+      "- trump-on-table: {}")
 event("show-trump-card", G, "The dealer lays a card on the table as the trump card, having been asked for it.",
       [BY_OPT_DEALER, F("card", "card", "the card he shows", required=True)],
       "- show-trump-card: {card: 7H}")
@@ -318,27 +311,27 @@ event("lead", G, "A player leads a card (the first card of a trick).",
        F("again", "bool", "he leads again to the trick in progress, to which he has already played without "
          "leading it (English 57: \"play to an imperfect trick the best card on the table ... and then "
          "lead again\"); without it, a lead by another than the trick's leader begins the trick again")],
-      "- lead: {by: W, card: KS}", ["22", "24"])
+      "- lead: {by: W, card: KS}")
 event("play", G, "A player plays a card to the trick in progress.",
       [BY, CARD_OPT, HOLDING, VOID],
-      "- play: {by: N, card: 2S}", ["25", "26"])
+      "- play: {by: N, card: 2S}")
 event("renounce", G,
       "A player plays a card of a different suit from the suit led. Whether he held the suit led "
       "is for `holding` (or `hands`, or his later play) to show.",
       [BY, CARD_OPT, HOLDING, VOID],
-      "- renounce: {by: E, card: 3C, holding: spades}", ["28"])
+      "- renounce: {by: E, card: 3C, holding: spades}")
 event("correct-renounce", G, "The player who renounced takes his card back and plays one of the suit led.",
       [BY, CARD_OPT, F("trick", "trick", "the trick of the renounce (his last renounce when omitted)")],
-      "- correct-renounce: {by: E, card: 5S}", ["28", "29"])
+      "- correct-renounce: {by: E, card: 5S}")
 event("take-back", G, "A player takes back a card he played (and may play another).",
       [BY, CARD_OPT],
-      "- take-back: {by: S}", ["24", "29"])
+      "- take-back: {by: S}")
 event("turn-and-quit", G, "The trick is turned face down and quitted.",
       [F("trick", "trick", "which trick (the one in progress when omitted)"),
        F("won-by", "seat", "who won it, when the cards do not show it")],
-      "- turn-and-quit: {won-by: N}", ["18", "28", "37"])
+      "- turn-and-quit: {won-by: N}")
 event("name-card", G, "A player names a card.", [BY, F("card", "card", "the card named", required=True)],
-      "- name-card: {by: E, card: QH}", ["18", "20.V"])
+      "- name-card: {by: E, card: QH}")
 event("expose", G, "A card is exposed: dropped or faced, played with another, or seen by the holder's partner; "
       "or it fell below the table, or was detached from the rest of the hand so that it could be named.",
       [BY,
@@ -347,9 +340,9 @@ event("expose", G, "A card is exposed: dropped or faced, played with another, or
          "the table; detached: drawn from the rest of the hand so that it could be named",
          choices=("faced", "played-with", "seen-by-partner", "shown-to-partner", "below-table", "detached")),
        F("among-last", "bool", "in dealing: it was one of the last cards dealt")],
-      "- expose: {by: E, card: QH}", ["15", "20", "21"])
+      "- expose: {by: E, card: QH}")
 event("ask-trump-suit", G, "A player asks what the trump suit is.", [BY],
-      "- ask-trump-suit: {by: N}", ["18"])
+      "- ask-trump-suit: {by: N}")
 event("ask-partner", G, "A player asks his partner whether he has none of the suit he renounced.",
       [BY, F("asked", "seat", "the player asked, when not the asker's partner (an adversary asking the "
              "renouncer: English 74 gives the question's effect to the partner's only; never the asker)"),
@@ -360,49 +353,49 @@ event("call-attention", G, "Before his partner has played, a player calls attent
       [BY, F("to", "text", "to what", choices=("trick", "score")),
        F("how", "text", "how: saying the trick is his, naming his card, or drawing his card toward him",
          choices=("says-it-is-his", "names-his-card", "draws-his-card"))],
-      "- call-attention: {by: N, to: trick}", ["35"])
+      "- call-attention: {by: N, to: trick}")
 event("claim-rest", G, "A player says \"I can win the rest\", \"The rest are ours\", \"We have the game\" or the like.",
       [BY, F("words", "text", "what he said")],
-      "- claim-rest: {by: S, words: The rest are ours}", ["36"])
+      "- claim-rest: {by: S, words: The rest are ours}")
 event("look-at-trick", G, "A player looks at a trick already turned and quitted.",
       [BY, F("trick", "trick", "which trick (the last quitted when omitted)")],
-      "- look-at-trick: {by: E, trick: 4}", ["37"])
+      "- look-at-trick: {by: E, trick: 4}")
 event("throw-down", G, "A player throws his cards on the table face upwards.", [BY],
-      "- throw-down: {by: N}", ["27"])
+      "- throw-down: {by: N}")
 event("gather", G, "The cards of a trick are touched to gather them together.",
       [F("by", "seat", "who touched them")],
-      "- gather: {by: S}", ["34"])
+      "- gather: {by: S}")
 event("omit-play", G, "A player omitted to play to a trick.",
       [BY, F("trick", "trick", "the trick he did not play to")],
-      "- omit-play: {by: W, trick: 6}", ["19"])
+      "- omit-play: {by: W, trick: 6}")
 event("wrong-number", G, "A player is found to have more or fewer cards than he should.",
       [F("player", "seat", "whose hand", required=True),
        F("surplus", "int", "how many cards too many"),
        F("missing", "int", "how many cards too few"),
        F("cards", "cards", "the missing cards, when known (found in the other pack, or by the "
          "cards played): English 46 holds him answerable for a revoke as if he had held them")],
-      "- wrong-number: {player: W, missing: 1}", ["17.IV", "19"])
+      "- wrong-number: {player: W, missing: 1}")
 event("mix-into-trick", G,
       "A card of the player's went, unnoticed, into a trick to which it does not belong: played with "
       "another card to it, or mixed with it (his trump card, or any other) when it was gathered.",
       [BY, F("card", "card", "the card, when it is known or matters"),
        F("trick", "trick", "the trick it went into (the one in progress, or the last quitted, when omitted)")],
-      "- mix-into-trick: {by: E, card: 7H, trick: 3}", [])
+      "- mix-into-trick: {by: E, card: 7H, trick: 3}")
 event("damaged-card", G, "A card is found torn or marked.",
       [F("card", "cards", "the card or cards"),
        F("how", "text", "torn or marked", choices=("torn", "marked"))],
-      "- damaged-card: {card: QS, how: torn}", [])
+      "- damaged-card: {card: QS, how: torn}")
 event("bystander-remark", G,
       "A bystander (one not playing) makes a remark that draws a player's attention to something.",
       [F("bystander", "text", "the bystander's name, for the reader"),
        F("about", "text", "what it drew attention to: an oversight affecting the score, or anything else",
          required=True, choices=("score", "other")),
        F("prejudiced", "seat", "piquet (law 78): the player whose interest the remark prejudicially affected")],
-      "- bystander-remark: {bystander: Ellis, about: score}", [])
+      "- bystander-remark: {bystander: Ellis, about: score}")
 event("end-of-hand", G, "The hand has been played out.",
       [F("tricks", "side-scores", "tricks taken by each side, e.g. {N-S: 8, E-W: 5}; at a table with no fixed "
          "sides (Boston, Solo Whist, Boston de Fontainebleau) by each seat, e.g. {N: 5, E: 3, S: 3, W: 2}")],
-      "- end-of-hand: {tricks: {N-S: 8, E-W: 5}}", ["1", "30", "31"])
+      "- end-of-hand: {tricks: {N-S: 8, E-W: 5}}")
 
 # Claims and penalties ---------------------------------------------------------------------
 G = "Claims and penalties"
@@ -414,44 +407,44 @@ event("demand", G, "A player demands a penalty or exercises a right the laws giv
        F("call", "text", "what the player is called upon to do",
          choices=("highest", "lowest", "trump", "not-trump", "win", "not-win", "lose")),
        F("from", "seat", "the player the penalty is exacted from")],
-      "- demand: {by: S, remedy: call-suit, suit: hearts}", ["39"])
+      "- demand: {by: S, remedy: call-suit, suit: hearts}")
 event("decline", G, "A player states that he does not exact a penalty (or exercise a right) open to him.",
       [BY, F("remedy", "remedy", "what he declines, by the remedy's id", required=True),
        F("card", "card", "the card he declines to call")],
-      "- decline: {by: N, remedy: call-card}", ["23", "39"])
+      "- decline: {by: N, remedy: call-card}")
 event("consult", G, "Partners consult about a penalty or a right.",
       [F("by", "seats", "who consulted: both partners, as N-S (one alone consults no one)", required=True),
        F("about", "text", "what they consulted about: which penalty to exact (when omitted), or only "
          "who of them is to make the election (English 84: they should agree on it)",
          choices=("which-penalty", "who-elects"))],
-      "- consult: {by: N-S}", ["19", "39"])
+      "- consult: {by: N-S}")
 event("claim-revoke", G, "A player claims that an adversary revoked.",
       [BY, F("against", "seat", "the player said to have revoked"),
        F("trick", "trick", "the trick in which he is said to have revoked")],
-      "- claim-revoke: {by: N, against: E}", ["32", "33"])
+      "- claim-revoke: {by: N, against: E}")
 event("mix-cards", G, "A player mixes the cards (of the tricks).", [BY],
-      "- mix-cards: {by: W}", ["32"])
+      "- mix-cards: {by: W}")
 event("examine", G, "The tricks are examined to the satisfaction of the claimants.",
       [F("by", "seat", "who examined them"),
        F("proves", "bool", "the examination proved the revoke claimed (false: it did not)")],
-      "- examine: {by: N}", ["32"])
+      "- examine: {by: N}")
 event("correct-score", G, "A player asks that an error in the score be corrected.",
       [BY, F("score", "text", "which score is wrong", required=True, choices=("trick", "other")),
        F("last-hand", "bool", "the error occurred in the last hand of a game or rubber"),
        F("previous-hand", "bool", "the error is in the score of the hand before the deal these events describe"),
        F("earlier-game", "bool", "the error is in a game of this rubber won before the deal these events describe"),
        F("affects-rubber", "bool", "correcting it changes the amount of the rubber (who won a game, or what it was worth)")],
-      "- correct-score: {by: E, score: trick}", ["erroneous-scores"])
+      "- correct-score: {by: E, score: trick}")
 event("call-honours", G,
       "A player calls honours for his side at the end of the hand (\"two by honours\", \"four by honours\"). "
       "Which honours his side held is for `honours`, or `hands` (with `trump`), to show.",
       [BY, F("honours", "cards", "the honours (ace, king, queen, knave of trumps) he calls, e.g. [AH, KH, JH]")],
-      "- call-honours: {by: S, honours: [AH, KH, JH]}", [])
+      "- call-honours: {by: S, honours: [AH, KH, JH]}")
 event("agree-score", G, "The players agree to the final score of the game or rubber.", [],
-      "- agree-score: {}", ["erroneous-scores"])
+      "- agree-score: {}")
 event("cut-for-next-deal", G, "The cards are presented and cut for the following deal.",
       [F("by", "seat", "who cut")],
-      "- cut-for-next-deal: {by: S}", ["33"])
+      "- cut-for-next-deal: {by: S}")
 
 # Piquet (the Portland Club's laws) -----------------------------------------------------------
 # The seats are the elder hand and the younger hand (the dealer): `elder`, `younger`.
@@ -459,32 +452,32 @@ G = "Piquet: the stock, the declarations"
 event("discard", G, "A player discards: the cards he lays out before taking in from the stock.",
       [BY, F("cards", "cards", "the cards discarded, when known (law 54 looks at hand and discard together)"),
        F("count", "int", "how many he discarded, when the cards are not named (0: none; laws 40-43)", span=(0, 13))],
-      "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}", [])
+      "- discard: {by: elder, cards: [7C, 8C, 9D, 7H, 8S]}")
 event("count-stock", G, "The stock is counted (law 38), or the elder hand finds in drawing it toward him how "
       "many cards it holds (law 11): eight, or seven when a hand was dealt a card too many (laws 39-43).",
       [F("by", "seat", "who counted it, or found it short"),
        F("count", "int", "how many cards the stock holds", required=True, span=(0, 32))],
-      "- count-stock: {by: elder, count: 7}", [])
+      "- count-stock: {by: elder, count: 7}")
 event("leave-cards", G, "A player leaves cards in the stock: the elder hand declares that he leaves cards of "
       "his five (law 32); the younger hand leaves some of his three (laws 36, 37).",
       [BY, F("count", "int", "how many cards he leaves (the elder hand of his five, the younger of his three)", required=True,
          span=(0, 8))],
-      "- leave-cards: {by: elder, count: 1}", [])
+      "- leave-cards: {by: elder, count: 1}")
 event("take-up-stock", G,
       "A player exposes or takes up a card of the stock, counted from the top (1) to the bottom (8): the "
       "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
       [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True, span=(1, 8)),
        F("how", "text", "took it up (when omitted), only exposed it, or took it up and mixed it with his hand "
          "(laws 28, 29)", choices=("take-up", "expose", "mix"))],
-      "- take-up-stock: {by: younger, position: 1}", [])
+      "- take-up-stock: {by: younger, position: 1}")
 event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
-      [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}", [])
+      [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}")
 event("show-call", G,
       "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card).",
-      [BY], "- show-call: {by: elder}", [])
+      [BY], "- show-call: {by: elder}")
 event("announce-carte-blanche", G,
       "A player tells his adversary that he has carte blanche (no king, queen or knave; law 20).",
-      [BY], "- announce-carte-blanche: {by: younger}", [])
+      [BY], "- announce-carte-blanche: {by: younger}")
 event("call", G,
       "A player calls (declares) a point, a sequence, a quatorze or a trio. `count` is the number of cards "
       "(a point of five; a quint is five); `value`, a point's count of pips (ace eleven, court cards ten, "
@@ -497,54 +490,54 @@ event("call", G,
        F("to", "card", "a sequence's highest card (omitted: called by its number of cards alone, law 48)"),
        F("of", "text", "a quatorze's or trio's rank (omitted: the rank not stated, law 48)", choices=("aces", "kings", "queens", "knaves", "tens",
                                                                "nines", "eights", "sevens"))],
-      "- call: {by: elder, what: point, count: 5, value: 41}", [])
+      "- call: {by: elder, what: point, count: 5, value: 41}")
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
-      "- reply: {by: younger, answer: good}", [])
+      "- reply: {by: younger, answer: good}")
 event("ask-to-show", G, "A player asks his adversary to show the cards of his last call allowed good or equal "
       "(law 55: the younger hand need show them only after the elder hand has led a card).",
-      [BY], "- ask-to-show: {by: younger}", [])
+      [BY], "- ask-to-show: {by: younger}")
 event("ask-point", G, "The younger hand replies to the elder hand's call of his point by asking what it makes "
       "(law 46: only if he holds at least as many cards; the inquiry bars him from counting a point of more).",
-      [BY], "- ask-point: {by: younger}", [])
+      [BY], "- ask-point: {by: younger}")
 event("correct-reply", G, "The younger hand corrects his reply \"good\" or \"equal\" to the elder hand's call, "
       "holding better (law 51).",
-      [BY], "- correct-reply: {by: younger}", [])
+      [BY], "- correct-reply: {by: younger}")
 event("correct-call", G, "A player corrects his last call (a miscall), naming what he holds.",
-      [BY], "- correct-call: {by: elder}", [])
+      [BY], "- correct-call: {by: elder}")
 event("expose-in-dealing", G, "The dealer exposes a card in dealing: one of his adversary's, of the stock, "
       "or of his own (law 13).",
       [BY, CARD_OPT, F("whose", "text", "whose card it was", required=True,
                        choices=("adversary", "stock", "his-own"))],
-      "- expose-in-dealing: {by: younger, card: QS, whose: adversary}", [])
+      "- expose-in-dealing: {by: younger, card: QS, whose: adversary}")
 event("correct-count", G, "A player proves an error in counting a hand and asks that it be rectified (law 70).",
       [BY, F("player", "seat", "whose count of his hand was wrong", required=True)],
-      "- correct-count: {by: younger, player: elder}", [])
+      "- correct-count: {by: younger, player: elder}")
 event("see-next-hand", G, "A player sees his hand of the next deal (law 70's time limit).",
-      [BY], "- see-next-hand: {by: elder}", [])
+      [BY], "- see-next-hand: {by: elder}")
 event("scores-differ", G, "The two written scores differ on what a player scored for his hand (law 74).",
       [F("player", "seat", "whose hand's score the written scores differ on", required=True)],
-      "- scores-differ: {player: elder}", [])
+      "- scores-differ: {player: elder}")
 event("mix-with-discard", G, "A player mixes a card of his hand, or one he is entitled to take in, with his "
       "discard (law 26); or the younger hand mixes the cards he left with his discard (law 37).",
       [BY, CARD_OPT, F("left-cards", "bool", "the cards mixed are those the younger hand left in the stock, "
-                       "not shown to the elder hand (law 37)")], "- mix-with-discard: {by: younger}", [])
+                       "not shown to the elder hand (law 37)")], "- mix-with-discard: {by: younger}")
 event("cut-for-deal", G, "A player cuts for the deal at the beginning of the partie, the ace highest (laws 4, 5).",
       [BY, F("card", "card", "the card he cut (the one that counts)"),
        F("exposed", "cards", "every card he exposed in cutting, when more than one (law 5)")],
-      "- cut-for-deal: {by: elder, card: KS}", [])
+      "- cut-for-deal: {by: elder, card: KS}")
 event("see-left-cards", G, "A player looks at the cards the younger hand left in the stock (law 36); the "
       "younger hand elects not to look with `decline: {by: younger, remedy: see-left-cards}`.",
-      [BY], "- see-left-cards: {by: younger}", [])
+      [BY], "- see-left-cards: {by: younger}")
 event("name-suit", G, "The elder hand names the suit he will first lead (law 36).",
-      [BY, F("suit", "suit", "the suit he names")], "- name-suit: {by: elder, suit: spades}", [])
+      [BY, F("suit", "suit", "the suit he names")], "- name-suit: {by: elder, suit: spades}")
 event("drop-card", G, "A player accidentally drops a card (law 59.I).", [BY, CARD_OPT],
-      "- drop-card: {by: younger, card: 9D}", [])
+      "- drop-card: {by: younger, card: 9D}")
 event("misinform", G, "A player, asked what cards he holds of a call allowed good or equal, misinforms his "
-      "adversary (law 59.V).", [BY], "- misinform: {by: elder}", [])
+      "adversary (law 59.V).", [BY], "- misinform: {by: elder}")
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
-      [BY], "- take-up-hand: {by: elder}", [])
+      [BY], "- take-up-hand: {by: elder}")
 
 # Boston, Solo Whist and the Boston family: the bidding ---------------------------------------
 G = "Boston and Solo Whist: the bidding"
@@ -554,13 +547,13 @@ event("make-bid", G, "A player makes a bid in the auction (the bid that won, and
       "top-level `bid`). The American code's paragraph on bidding: \"any player making a bid must stand "
       "by it, and either play or pay\".",
       [BY, F("bid", "text", "what he bids, in his game's words (see `bid`)", required=True, choices=_ALL_BIDS)],
-      "- make-bid: {by: N, bid: seven-tricks}", [])
+      "- make-bid: {by: N, bid: seven-tricks}")
 event("correct-bid", G, "A player corrects a bid he made in error, naming the bid he meant.",
       [BY, F("bid", "text", "the bid he meant", choices=_ALL_BIDS)],
-      "- correct-bid: {by: N, bid: eight-tricks}", [])
+      "- correct-bid: {by: N, bid: eight-tricks}")
 event("accept", G, "French Boston: a player accepts the proposal (a simple demand) made before him, "
-      "to play it as the proposer's partner (bidding.accepting).", [BY], "- accept: {by: W}", [])
-event("pass", G, "A player passes: in the auction (the Boston family), or at poker when it is his turn to open or bet (he declines and, in a jack-pot, retires from it).", [BY], "- pass: {by: E}", [])
+      "to play it as the proposer's partner (bidding.accepting).", [BY], "- accept: {by: W}")
+event("pass", G, "A player passes: in the auction (the Boston family), or at poker when it is his turn to open or bet (he declines and, in a jack-pot, retires from it).", [BY], "- pass: {by: E}")
 
 # German Whist (Foster): the talon -----------------------------------------------------------
 G = "German Whist: the talon"
@@ -569,7 +562,7 @@ event("take-from-talon", G, "After a trick, a player takes a card of the talon: 
       [BY, F("which", "text", "which card he took: turned (the card turned up) or hidden (the one under it)",
              required=True, choices=("turned", "hidden")),
        CARD_OPT, F("shown", "bool", "he showed or named the card he took")],
-      "- take-from-talon: {by: elder, which: turned, card: QH}", [])
+      "- take-from-talon: {by: elder, which: turned, card: QH}")
 
 # Loo (Baxter-Wray): declaring and playing the hands -------------------------------------------
 # The seats are the places round the table (p1 ... p8); the places taken are those `players` names.
@@ -577,77 +570,77 @@ G = "Loo: declaring"
 event("declare", G, "A player declares his intention: to stand (play his own cards), to throw up his hand, "
       "or to take the miss (declaring.1).",
       [BY, F("what", "text", "what he declares", required=True, choices=("stand", "throw-up", "take-miss"))],
-      "- declare: {by: p2, what: stand}", [])
+      "- declare: {by: p2, what: stand}")
 event("look-at", G, "A player looks at cards: his own, the miss, a thrown-up hand, the undealt portion of the "
       "pack, or the cards of another player (declaring.1).",
       [BY, F("what", "text", "what he looks at", required=True,
              choices=("his-cards", "miss", "thrown-up-cards", "undealt-pack", "another-hand")),
        F("whose", "seat", "whose thrown-up cards or hand, when it matters")],
-      "- look-at: {by: p3, what: miss}", [])
+      "- look-at: {by: p3, what: miss}")
 
 G = "Loo: five-card and Irish loo"
 event("exchange", G, "At five-card or Irish loo, a player, in his turn to declare, puts out cards face downwards and the "
       "dealer gives him as many from the pack: his declaration to play (`cards: 0`: he stands on the cards dealt him). "
       "A second `exchange` by the same player is a second exchange.",
       [BY, F("cards", "int", "how many cards he puts out", required=True)],
-      "- exchange: {by: p2, cards: 2}", [])
+      "- exchange: {by: p2, cards: 2}")
 event("take-back-exchanged", G, "At five-card or Irish loo, a player takes back into his hand a card he put out in "
-      "the exchange.", [BY], "- take-back-exchanged: {by: p2}", [])
+      "the exchange.", [BY], "- take-back-exchanged: {by: p2}")
 event("declare-flush", G, "At five-card or Irish loo, a player declares a flush: five cards of one suit, or four with "
       "Pam (the knave of clubs); at Irish loo three cards of one suit.",
       [BY, F("cards", "cards", "the cards of his hand", required=True)],
-      "- declare-flush: {by: p3, cards: [2S, 5S, 8S, 10S, KS]}", [])
+      "- declare-flush: {by: p3, cards: [2S, 5S, 8S, 10S, KS]}")
 
 # Draw Poker (Baxter-Wray): the deal, the straddle, the jack-pot -----------------------------------
 G = "Draw Poker: the deal and the jack-pot"
 event("draw-for-deal", G, "A player draws a card from the pack, face downwards, for the first deal (rule 2: the "
       "lowest deals, ace lowest).",
       [BY, F("card", "card", "the card drawn", required=True)],
-      "- draw-for-deal: {by: p1, card: 3H}", [])
+      "- draw-for-deal: {by: p1, card: 3H}")
 event("straddle", G, "A player straddles the ante: No. 1 stakes double the ante, each straddler after him the "
       "straddle and one ante more.",
-      [BY], "- straddle: {by: p3}", [])
+      [BY], "- straddle: {by: p3}")
 event("point-out-no-cut", G, "A player points out to the dealer that the pack was not cut for this deal "
       "(rules 8, 9).",
-      [BY], "- point-out-no-cut: {by: p4}", [])
+      [BY], "- point-out-no-cut: {by: p4}")
 event("finish-deal", G, "The deal is finished: every player has received his cards (poker: five, rule 17; "
       "Boston, Boston de Fontainebleau and Cayenne: the last card is dealt, 16.boston-cayenne).",
-      [BY_OPT_DEALER], "- finish-deal: {}", [])
+      [BY_OPT_DEALER], "- finish-deal: {}")
 event("dealer-exposes", G, "The dealer, while dealing, accidentally exposes a card (rule 11).",
       [BY_OPT_DEALER, CARD_OPT, F("to", "seat", "the player to whom it is dealt", required=True)],
-      "- dealer-exposes: {to: p3, card: QS}", [])
+      "- dealer-exposes: {to: p3, card: QS}")
 event("exchange-exposed", G, "A player (or the dealer) exchanges a card exposed in dealing for another, "
       "otherwise than by discarding in the draw (rule 11).",
-      [BY], "- exchange-exposed: {by: p3}", [])
+      [BY], "- exchange-exposed: {by: p3}")
 event("speak-to-dealer", G, "A player speaks to the dealer, or distracts him by noise or gesture, while the "
       "cards are being dealt (rules 15, 16).",
       [BY, F("how", "text", "how (speaking when omitted)", choices=("speaks", "noise", "gesture"))],
-      "- speak-to-dealer: {by: p2}", [])
+      "- speak-to-dealer: {by: p2}")
 event("open", G, "A player opens the game: he accepts his cards and stakes, the first to do so in this game.",
       [BY, F("amount", "int", "what he stakes in opening, in the unit of `stakes` (when it is known or matters)")],
-      "- open: {by: p4}", [])
+      "- open: {by: p4}")
 event("show-hand", G, "A player lays his cards face upwards on the table (the opener of a jack-pot whom all "
       "the others pass shows that he holds the minimum).",
       [BY, F("cards", "cards", "the five cards shown", required=True)],
-      "- show-hand: {by: p4, cards: [JS, JH, 7C, 4D, 2S]}", [])
+      "- show-hand: {by: p4, cards: [JS, JH, 7C, 4D, 2S]}")
 
 G = "Draw Poker: the betting and the draw"
 event("bet", G, "A player adds a sum to his stake: accepting his cards after the game is opened (before the draw), "
       "making his stake good, calling (seeing) or raising, or betting after the draw.",
       [BY, F("amount", "int", "the sum he adds to what he has staked in this game, in the unit of `stakes`",
              required=True)],
-      "- bet: {by: p3, amount: 6}", [])
+      "- bet: {by: p3, amount: 6}")
 event("stand", G, "After the draw, a player stands: he declines to bet until the next round (betting).",
-      [BY], "- stand: {by: p3}", [])
+      [BY], "- stand: {by: p3}")
 event("draw", G, "A player discards cards face downwards and the dealer gives him as many from the top of the pack "
       "(draw); `cards: 0`: he keeps the hand dealt him. A second `draw` by the same player modifies his choice.",
       [BY, F("cards", "int", "how many cards he discards", required=True),
        F("received", "int", "how many the dealer gave him, when not as many as he discarded"),
        F("pack-out", "bool", "the pack ran out: the dealer had only `received` cards left to give him")],
-      "- draw: {by: p2, cards: 2}", [])
+      "- draw: {by: p2, cards: 2}")
 event("take-back-discard", G, "A player takes back into his hand a card he discarded in the draw "
       "(draw.once-for-all).",
-      [BY], "- take-back-discard: {by: p2}", [])
+      [BY], "- take-back-discard: {by: p2}")
 
 EVENTS: dict[str, Event] = {e.name: e for e in _E}
 # Which events each game's incidents may hold (a game not named here: every event but those of the
@@ -695,25 +688,3 @@ GROUPS: tuple[str, ...] = tuple(dict.fromkeys(e.group for e in _E))
 # A game's seats and sides are its table's, in rules/codes.yaml (`registry.table(game)`), not here.
 
 
-# The English club code's laws (1864) that read each event, beside the American numbers given with
-# each event above (the two codes number their laws differently).
-ENGLISH_LAWS: dict[str, tuple] = {
-    "arrive": ("16", "20", "22", "24"), "break-up-table": ("25",), "appoint-substitute": ("23",),
-    "declare-intention": ("21",), "cut-for-table": ("13", "14", "15", "16", "17", "18", "19"),
-    "shuffle": ("26", "27", "28", "29", "30", "32", "36"), "cut": ("34", "35"), "permit": ("49",),
-    "deal": ("33", "48", "51"), "deal-incorrectly": ("44.I", "44.VI"), "deal-another-card": ("44.VI",),
-    "correct-deal": ("44.VI",), "count-cards": ("44.V",), "look-at-trump": ("41",),
-    "turn-trump": ("44.II", "44.III", "48", "52"), "faced-in-pack": ("37",), "pack-imperfect": ("37", "47"),
-    "touch": ("39", "45"), "interrupt": ("50",), "look": ("38", "44.VII"), "stop-deal": ("48",),
-    "take-up-trump": ("52", "53", "54"), "trump-on-table": ("52",), "show-trump-card": ("54",),
-    "forget-trump": ("55",), "other-pack-card": ("42",),
-    "lead": ("57", "62", "63"), "play": ("63", "67", "68"), "renounce": ("71", "73"),
-    "correct-renounce": ("73", "76"), "take-back": ("63", "76"), "turn-and-quit": ("73", "85", "91"),
-    "name-card": ("53", "60"), "expose": ("56", "58", "60"), "ask-trump-suit": ("53",),
-    "ask-partner": ("74",), "call-attention": ("86",), "look-at-trick": ("91",), "throw-down": ("58", "59"),
-    "gather": ("85",), "omit-play": ("69",), "wrong-number": ("44.IV", "46", "69"), "mix-into-trick": ("70",),
-    "damaged-card": ("90",), "bystander-remark": ("88",), "end-of-hand": ("2", "5", "72", "79"),
-    "demand": ("84",), "decline": ("84",), "consult": ("84",), "claim-revoke": ("75", "78"),
-    "mix-cards": ("77",), "examine": ("75", "77"), "correct-score": ("11", "12"),
-    "call-honours": ("3", "6", "7"), "agree-score": ("11", "12"), "cut-for-next-deal": ("6", "78"),
-}

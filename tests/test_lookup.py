@@ -395,7 +395,7 @@ def test_a_section_is_answered_with_its_laws_not_one_clause_of_it(code, asked, s
     ("piquet", "0", "its laws are 1 to 78"),
     ("poker", "99", "its laws are 1 to 18, limit, ante,"),
     ("loo", "1", "its laws are declaring.1, declaring.2, playing.1 to playing.3 and variations.* (7 laws)"),
-    ("dummy", "4", "its laws are I, II and III"),
+    ("dummy", "99", "its laws are I, II and III; beside them, its rulings cite the laws of english-1864"),
     ("whist", "etiquette.10", "the section etiquette has etiquette.1 to etiquette.9"),
     ("loo", "playing.9", "the section playing has playing.1 to playing.3"),
 ])
@@ -418,3 +418,26 @@ def test_a_word_misspelt_is_offered_the_nearest_law_or_section(code, asked, hint
     r = run("law", code, asked)
     assert r.exit_code == 2 and f"hint: {hint}" in r.stderr, r.stderr
 
+
+
+def test_a_law_dummys_rulings_cite_from_the_whist_code_is_found_under_dummy():
+    """A ruling under Dummy cites the English code's laws beside Dummy's own (I-III): `law dummy 38`
+    refused ("its laws are I, II and III") though the web page's /law/dummy-1864/38 leads to the
+    English law. It now prints the English law 38, saying whose it is; Double Dummy reaches Dummy's
+    exceptions and, through them, the English code; a law neither has is refused naming both."""
+    r = run("law", "dummy", "38")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("dummy-1864's rulings cite the laws of english-1864 beside its own")
+    assert "English club code (1864), law 38" in r.output
+    data = json.loads(run("law", "dummy", "38", "--json").output)
+    assert (data["code"], data["asked_code"], data["id"]) == ("english-1864", "dummy-1864", "38")
+    r = run("law", "double-dummy", "II")
+    assert r.exit_code == 0 and "Dummy, English club code (1864), law II" in r.output, r.output
+    assert "law 84" in run("law", "double-dummy", "84").output
+    r = run("law", "dummy", "99")
+    assert r.exit_code == 2
+    assert "its laws are I, II and III; beside them, its rulings cite the laws of english-1864" in r.output
+    assert run("law", "whist", "99").exit_code == 2 and "beside them" not in run("law", "whist", "99").output
+    r = run("law", "boston-de-fontainebleau", "bidding")    # its own section, and Boston's law
+    assert r.exit_code == 2 and "is a section of boston-de-fontainebleau" in r.output
+    assert "its rulings also cite boston-1893's law bidding: `adjudicator law boston-1893 bidding`" in r.output

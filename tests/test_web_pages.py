@@ -289,6 +289,15 @@ def test_the_incident_format_is_on_the_page(client):
     for f in ev.fields:
         assert f"<code>{f.name}</code>" in r.text
     assert html.escape(ev.example, quote=False) in r.text or ev.example in html.unescape(r.text)
+    # the laws that read it, for every code whose rules do, as `adjudicator events NAME` lists them
+    # (the page listed the American code's alone, from a list kept by hand)
+    from adjudicator import laws
+    by_code = laws.event_laws("bet")
+    assert by_code and "american-1893" not in by_code
+    page = client.get("/events/bet").text
+    for code, idents in by_code.items():
+        assert f"Laws that read it ({code}):" in page
+        assert f'<a href="/law/{code}/{idents[0]}">{idents[0]}</a>' in page
     assert client.get("/events/../../etc/passwd").status_code == 404
     assert client.get("/events/<b>x</b>").status_code == 404
 

@@ -359,7 +359,9 @@ async def events_page(request: Request):
     ev = schema.EVENTS.get(name.strip().lower())
     if ev is None:
         return _refusal(404, "No such event", f"no event '{name[:40]}'", "the events are listed on /events")
-    return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES)
+    from .. import laws          # (the laws of every code whose rules read it: as `adjudicator events NAME`)
+    return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES,
+                event_laws=laws.event_laws(ev.name), no_laws_read=laws.NO_LAWS_READ)
 
 
 async def law_lookup(request: Request):

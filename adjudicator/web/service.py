@@ -505,15 +505,7 @@ def base_code(code_or_game: str, number: str) -> str | None:
     from .. import laws, registry
 
     def go():
-        code = registry.resolve_code(code_or_game, "adjudicator law")
-        base = laws.book(code).get("base_code")
-        if not base:
-            return None
-        try:
-            laws.find(base, number)
-        except AdjudicatorError:
-            return None
-        return base
+        return laws.base_with(registry.resolve_code(code_or_game, "adjudicator law"), number)
     try:
         return _guarded(go)
     except Refusal:
