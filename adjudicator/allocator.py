@@ -110,6 +110,29 @@ def in_use() -> str:
     return "jemalloc"
 
 
+def one_arena() -> bool:
+    """Have every thread allocate from the process's main arena of the C library's malloc (glibc's
+    `mallopt(M_ARENA_MAX, 1)`: adjudicator/engine.py says why); whether it was set. Called through
+    _ctypes, as give_clingo_mimalloc is: ctypes' Python layer cost every command 1 ms for this one
+    call. Elsewhere than glibc (macOS, musl: no mallopt) nothing is done."""
+    try:
+        import _ctypes
+
+        class _Int(_ctypes._SimpleCData):
+            _type_ = "i"
+
+        class _Function(_ctypes.CFuncPtr):      # (as ctypes' own CDLL functions are made)
+            _flags_ = _ctypes.FUNCFLAG_CDECL
+            _restype_ = _Int
+
+        mallopt = _Function(_ctypes.dlsym(_ctypes.dlopen(None, os.RTLD_LAZY), "mallopt"))
+        mallopt.argtypes = (_Int, _Int)
+        M_ARENA_MAX = -8
+        return mallopt(M_ARENA_MAX, 1) == 1
+    except (ImportError, OSError, AttributeError, TypeError):
+        return False
+
+
 def _set_to() -> str:
     """ADJUDICATOR_MALLOC as set, in any case and without blanks ("" when unset)."""
     return os.environ.get(VARIABLE, "").strip().lower()

@@ -352,14 +352,8 @@ def _one_arena() -> None:
     (median of 40 cases, 3 runs each, interleaved: 17.7 against 12.3 ms); with one arena, 5-10%
     longer (benchmarks/README.md). Rulings rarely run at once, so sharing one arena costs nothing that
     was measured. Set when this module is imported, before the threads of a web server or a
-    pool ground anything. Elsewhere than glibc (macOS, musl) nothing is done."""
-    import ctypes
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    M_ARENA_MAX = -8
-    mallopt(M_ARENA_MAX, 1)
+    pool ground anything. Elsewhere than glibc (macOS, musl) nothing is done (allocator.one_arena)."""
+    allocator.one_arena()
 
 
 _one_arena()       # before any thread that grounds is started

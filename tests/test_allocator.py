@@ -3,6 +3,7 @@ and never when ADJUDICATOR_MALLOC=system says to keep the C library's."""
 from __future__ import annotations
 
 import os
+import platform
 import sys
 
 import pytest
@@ -381,3 +382,17 @@ def test_a_process_forked_after_rulings_with_jemalloc_rules_in_turn():
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "0", r.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+                    reason="mallopt(M_ARENA_MAX) is glibc's")
+def test_one_arena_is_set_without_ctypes():
+    """engine.py has every thread allocate from glibc's main arena (allocator.one_arena, called on
+    import: grounding in a thread of its own took 40-50% longer in an arena of its own). It is set
+    through _ctypes, not ctypes, whose Python layer cost every command 1 ms for the one call."""
+    import subprocess
+    assert allocator.one_arena() is True
+    r = subprocess.run([sys.executable, "-c", "import sys, adjudicator.cli, adjudicator.engine; "
+                        "print(sorted(m for m in ('ctypes', 'ctypes.util') if m in sys.modules))"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", (r.stdout, r.stderr)
