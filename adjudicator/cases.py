@@ -239,6 +239,14 @@ def check_expected(inc: incident.Incident) -> None:
                             _check_words(m.value["laws"], file, f"{what}: may_not_exact laws")
                     elif not isinstance(m.value, (str, int)):
                         raise _bad(m, file, f"{what}: may_not_exact entry", "a seat, or {seat, laws}")
+                # (the laws are compared for every entry or for none: a list of both kinds was an
+                # internal error, TypeError)
+                kinds = [isinstance(m.value, dict) for m in mn.value]
+                if len(set(kinds)) > 1:
+                    m = next(m for m, k in zip(mn.value, kinds) if k != kinds[0])    # (the first of the other kind)
+                    raise InputError(f"{what}: may_not_exact mixes seats and {{seat, laws}} entries", file,
+                                     m.line, m.col, hint="write every entry as a seat (N), or every one as "
+                                                         "{seat: N, laws: [...]}: the laws are compared for all or none")
             if "status" in r.value and r.value["status"].value not in STATUSES:
                 raise _bad(r.value["status"], file, f"{what}: status", "one of " + ", ".join(STATUSES))
             if "choice" in r.value and not isinstance(r.value["choice"].value, (str, int, type(None))):

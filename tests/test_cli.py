@@ -141,6 +141,8 @@ def test_check_passes_on_the_bundled_case():
     ('laws: ["24"]', "laws: 24", "ruling 1: laws: '24' is not a list"),
     ("    - remedy: call-suit\n      laws", "    - 7\n    - remedy: call-suit\n      laws", "ruling 1: '7' is not a mapping"),
     ("may_not_exact: [N, E, W]", 'may_not_exact: [{laws: ["24"]}]', "a may_not_exact entry needs `seat`"),
+    ("may_not_exact: [N, E, W]", 'may_not_exact: [{seat: N, laws: ["24"]}, E, W]',
+     "may_not_exact mixes seats and {seat, laws} entries"),      # (was an internal error, TypeError)
     ("findings: [lead-out-of-turn]", "findings: {a: 1}", "expected.findings: '{a: 1}' is not a list"),
     ("status: applies", "status: aplies", "status: 'aplies' is not one of"),
     ("  findings: [lead-out-of-turn]", "  findngs: [lead-out-of-turn]", "expected key: 'findngs' is not one of"),
