@@ -513,21 +513,6 @@ def _check_one(args, outcome=None) -> tuple[str, dict]:
     return f"FAIL {safe(path)}: {safe(out.name)}\n{out.diff}", row
 
 
-def _canonical_ident(laws, code: str, ident: str) -> str:
-    """A law, clause or exception as the code writes it, whatever the case typed (17.ii, 24.BOSTON)
-    and whatever spaces stand beside its dot (`17. II`, `24 .boston`)."""
-    import re
-    compact = re.sub(r" *\. *", ".", ident.strip())
-    ids: dict[str, str] = {}
-    for law in laws.book(code)["laws"]:
-        ids[str(law["id"]).lower()] = str(law["id"])
-        for c in law.get("clauses") or []:
-            ids[f"{law['id']}.{c['id']}".lower()] = f"{law['id']}.{c['id']}"
-        for ex in law.get("exceptions") or []:
-            ids[str(ex["id"]).lower()] = str(ex["id"])
-    return ids.get(compact.lower(), ident)
-
-
 @main.command()
 @click.argument("code_or_game", metavar="CODE", shell_complete=_complete_codes)
 @click.argument("number")
@@ -547,51 +532,14 @@ def law(ctx, code_or_game, number, as_json):
     def go():
         import json
         from . import laws, registry, render
-        from .errors import InputError
-        code = registry.resolve_code(code_or_game, "adjudicator law")
-        asked = None
-        try:
-            entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
-        except InputError as e:
-            base = laws.base_with(code, number)
-            if base is None:
-                under = laws.book(code).get("base_code")
-                also = laws.base_with(code, number, sections=False)
-                if also:                    # a section of its own, and a law of the code it amends
-                    raise InputError(e.message, e.file, hint=f"{e.hint}; its rulings also cite {also}'s law "
-                                     f"{number.strip()}: `adjudicator law {also} {number.strip()}`") from None
-                if under and e.hint:        # (its rulings cite those laws too)
-                    raise InputError(e.message, e.file, hint=f"{e.hint}; beside them, its rulings cite the laws "
-                                     f"of {under}, to which they are exceptions") from None
-                raise
-            # (Dummy's rulings cite the English code's laws beside its own: law 38 is that code's)
-            asked, code = code, base
-            entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
-        info = dict(registry.code_info(code))
-        book = laws.book(code)
-        info["source"] = book.get("source", {})
-        ident = exception or (f"{entry['id']}.{clause}" if clause else entry["id"])
-        encoded = registry.encoded(code)
-        links = {"exception": exception,
-                 "refers_to": laws.refers_to(code, ident),
-                 "referred_by": laws.referred_by(code, ident),
-                 "topics": laws.topics_of(code, ident),
-                 "encoded_in": laws.encoded_in(code, ident) if encoded else None}
-        if encoded:
-            links["cases"] = laws.exercised_by(code, ident)
-        if asked:
-            note = (f"{asked}'s rulings cite the laws of {code} beside its own exceptions "
-                    f"({laws.outline([str(x['id']) for x in laws.book(asked)['laws']])}): law {number.strip()} is {code}'s.")
+        found = laws.Answer(code_or_game, number)
         if as_json:
-            click.echo(json.dumps({"code": code, **({"asked_code": asked, "note": note} if asked else {}),
-                                   "clause": clause, **entry, **links, "encoded": encoded,
-                                   "cases": links.get("cases"),
-                                   "cases_available": encoded and links["cases"] is not None,
-                                   "source": info["source"]}, indent=2, ensure_ascii=False))
+            click.echo(json.dumps(found.data(), indent=2, ensure_ascii=False))
         else:
-            if asked:
-                click.echo("\n".join(render.wrap(note)) + "\n")
-            click.echo(render.law_text(info, entry, clause, links))
+            if found.note:
+                click.echo("\n".join(render.wrap(found.note)) + "\n")
+            info = {**registry.code_info(found.code), "source": found.source}
+            click.echo(render.law_text(info, found.entry, found.clause, found.links))
         return 0
     _run(ctx.obj["debug"], go, as_json)
 

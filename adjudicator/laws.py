@@ -169,6 +169,71 @@ def find(code: str, ident: str) -> tuple[dict, str | None, str | None]:
     return law, clause, None
 
 
+def canonical_ident(code: str, ident: str) -> str:
+    """A law, clause or exception as the code writes it, whatever the case typed (17.ii, 24.BOSTON)
+    and whatever spaces stand beside its dot (`17. II`, `24 .boston`)."""
+    compact = re.sub(r" *\. *", ".", ident.strip())
+    ids: dict[str, str] = {}
+    for law in book(code)["laws"]:
+        ids[str(law["id"]).lower()] = str(law["id"])
+        for c in law.get("clauses") or []:
+            ids[f"{law['id']}.{c['id']}".lower()] = f"{law['id']}.{c['id']}"
+        for ex in law.get("exceptions") or []:
+            ids[str(ex["id"]).lower()] = str(ex["id"])
+    return ids.get(compact.lower(), ident)
+
+
+class Answer:
+    """A law looked up (`adjudicator law CODE NUMBER`, the web page's /law and /api/law): the law
+    (`entry`), the clause and exception asked for, its links (references both ways, topics, the
+    rule files citing it, the cases exercising it), and, when the code asked for sends its rulings
+    to another code's law (`asked`: Dummy's rulings cite the English law 38), the sentence saying so."""
+
+    def __init__(self, code_or_game: str, number: str):
+        from . import registry
+        code = registry.resolve_code(code_or_game, "adjudicator law")
+        self.asked = None
+        try:
+            found = find(code, canonical_ident(code, number))
+        except InputError as e:
+            base = base_with(code, number)
+            if base is None:
+                also = base_with(code, number, sections=False)
+                under = book(code).get("base_code")
+                if also:                    # a section of its own, and a law of the code it amends
+                    raise InputError(e.message, e.file, hint=f"{e.hint}; its rulings also cite {also}'s law "
+                                     f"{number.strip()}: `adjudicator law {also} {number.strip()}`") from None
+                if under and e.hint:        # (its rulings cite those laws too)
+                    raise InputError(e.message, e.file, hint=f"{e.hint}; beside them, its rulings cite the laws "
+                                     f"of {under}, to which they are exceptions") from None
+                raise
+            self.asked, code = code, base
+            found = find(code, canonical_ident(code, number))
+        self.code = code
+        self.entry, self.clause, self.exception = found
+        ident = self.exception or (f"{self.entry['id']}.{self.clause}" if self.clause else self.entry["id"])
+        self.encoded = registry.encoded(code)
+        self.links = {"exception": self.exception,
+                      "refers_to": refers_to(code, ident),
+                      "referred_by": referred_by(code, ident),
+                      "topics": topics_of(code, ident),
+                      "encoded_in": encoded_in(code, ident) if self.encoded else None}
+        if self.encoded:
+            self.links["cases"] = exercised_by(code, ident)
+        self.source = book(code).get("source", {})
+        self.note = None if self.asked is None else (
+            f"{self.asked}'s rulings cite the laws of {code} beside its own exceptions "
+            f"({outline([str(x['id']) for x in book(self.asked)['laws']])}): law {number.strip()} is {code}'s.")
+
+    def data(self) -> dict:
+        """As `--json` gives it."""
+        return {"code": self.code, **({"asked_code": self.asked, "note": self.note} if self.asked else {}),
+                "clause": self.clause, **self.entry, **self.links, "encoded": self.encoded,
+                "cases": self.links.get("cases"),
+                "cases_available": self.encoded and self.links["cases"] is not None,
+                "source": self.source}
+
+
 def base_with(code: str, ident: str, sections: bool = True) -> str | None:
     """The code this code makes exceptions to (Dummy's and Double Dummy's: the English whist code,
     `base_code`), when that code has the law and this one has not: a ruling under Dummy cites the

@@ -253,7 +253,15 @@ def test_a_law_dummy_s_ruling_cites_from_the_whist_code_is_found_there(client):
     assert r.status_code == 303 and r.headers["location"] == "/law/english-1864/62"
     assert client.get("/law/dummy/III").status_code == 200
     assert client.get("/law/dummy/999").status_code == 400
-    assert client.get("/api/law/dummy/62").status_code == 400       # the API answers as the command does
+    # the API answers as the command does: `law dummy 62` gives the English law 62, saying whose
+    # it is (it refused, and so did the API, until the command answered for Dummy's rulings)
+    code, out = cli("law", "dummy", "62", "--json")
+    r = client.get("/api/law/dummy/62")
+    assert code == 0 and r.status_code == 200 and r.json() == json.loads(out)
+    assert (r.json()["code"], r.json()["asked_code"]) == ("english-1864", "dummy-1864")
+    code, out = cli("law", "dummy", "999", "--json")
+    r = client.get("/api/law/dummy/999")
+    assert code == 2 and r.status_code == 400 and r.json()["error"]["hint"] == json.loads(out)["error"]["hint"]
 
 
 def test_the_incident_is_given_back_as_a_file_to_keep(client):

@@ -387,12 +387,11 @@ async def law_page(request: Request):
     try:
         d = await run_in_threadpool(service.law, code, number)
     except Refusal as r:
-        base = await run_in_threadpool(service.base_code, code, number)
-        if base:        # Dummy's rulings cite the whist code's laws beside its own exceptions
-            return RedirectResponse(_law_url(base, number), status_code=303)
         rows = await run_in_threadpool(service.codes)
         return page("law_lookup.html", r.http_status, title="Look a law up", codes=rows, code=code,
                     number=number, error=r.detail)
+    if d.get("asked_code"):     # Dummy's rulings cite the whist code's laws beside its own exceptions
+        return RedirectResponse(_law_url(d["code"], number), status_code=303)
     return page("law.html", title=f"Law {d.get('exception') or d['id']}", law=d,
                 code_title=_title(d["code"]))
 

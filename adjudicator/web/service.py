@@ -116,30 +116,9 @@ def compare(data: bytes, codes: str | None) -> dict:
 
 
 def law(code_or_game: str, number: str) -> dict:
-    """`adjudicator law CODE NUMBER --json`."""
-    from .. import laws, registry
-    from ..cli import _canonical_ident
-
-    def go():
-        code = registry.resolve_code(code_or_game, "adjudicator law")
-        info = dict(registry.code_info(code))
-        book = laws.book(code)
-        info["source"] = book.get("source", {})
-        entry, clause, exception = laws.find(code, _canonical_ident(laws, code, number))
-        ident = exception or (f"{entry['id']}.{clause}" if clause else entry["id"])
-        encoded = registry.encoded(code)
-        links = {"exception": exception,
-                 "refers_to": laws.refers_to(code, ident),
-                 "referred_by": laws.referred_by(code, ident),
-                 "topics": laws.topics_of(code, ident),
-                 "encoded_in": laws.encoded_in(code, ident) if encoded else None}
-        if encoded:
-            links["cases"] = laws.exercised_by(code, ident)
-        return {"code": code, "clause": clause, **entry, **links, "encoded": encoded,
-                "cases": links.get("cases"),
-                "cases_available": encoded and links["cases"] is not None,
-                "source": info["source"]}
-    return _guarded(go)
+    """`adjudicator law CODE NUMBER --json` (laws.Answer, the command's own)."""
+    from .. import laws
+    return _guarded(lambda: laws.Answer(code_or_game, number).data())
 
 
 def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
@@ -497,16 +476,3 @@ def build_fields(name: str, text: str = "") -> list[dict]:
         game = builder.load(text).get("game", "whist") if text else "whist"
         return builder.fields_of(name, game)
     return _guarded(go)
-
-
-def base_code(code_or_game: str, number: str) -> str | None:
-    """The code a code makes exceptions to (Dummy's: the English whist code), when it has this
-    law and the code itself has not: a ruling under Dummy cites both codes' laws."""
-    from .. import laws, registry
-
-    def go():
-        return laws.base_with(registry.resolve_code(code_or_game, "adjudicator law"), number)
-    try:
-        return _guarded(go)
-    except Refusal:
-        return None
