@@ -645,20 +645,6 @@ def _event_words(code: str) -> dict[str, frozenset[str]]:
     return {e: frozenset(w) for e, w in out.items()}
 
 
-@functools.cache
-def _statements(path: str) -> tuple[str, ...]:
-    """A rule file's statements, comments left out (each ends at a full stop outside a string)."""
-    out, start, quoted = [], 0, False
-    text = "\n".join(rulefiles.code_lines(path))
-    for i, ch in enumerate(text):
-        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
-            quoted = not quoted
-        elif ch == "." and not quoted and (i + 1 == len(text) or text[i + 1].isspace()):
-            out.append(text[start:i + 1].strip())
-            start = i + 1
-    return tuple(st for st in out if st)
-
-
 _PRED = re.compile(r"\b([a-z_]\w*)\s*\(")
 _CITES = re.compile(r"\bcite\(\s*([a-z]\w*)\s*,\s*([A-Z_]\w*|\"[^\"]*\")\s*\)")
 
@@ -681,7 +667,7 @@ class _Stm:
 
 @functools.cache
 def _stms(path: str) -> tuple[_Stm, ...]:
-    return tuple(_Stm(st) for st in _statements(path))
+    return tuple(_Stm(st) for st in rulefiles.statements(path))
 
 
 @functools.cache
@@ -689,7 +675,7 @@ def _cite_names(code: str) -> dict[str, frozenset[str]]:
     """The laws a code names for each rule shared between codes: `cite(draw_cards,"34")`."""
     out: dict[str, set[str]] = {}
     for path in rule_files(code):
-        for st in _statements(path):
+        for st in rulefiles.statements(path):
             for name, law in _CITES.findall(st):
                 if law.startswith('"'):
                     out.setdefault(name, set()).add(law.strip('"'))

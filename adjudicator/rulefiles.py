@@ -81,3 +81,19 @@ def code_lines(path: str) -> list[str]:
 def strings(line: str) -> list[str]:
     """The string constants written on a line of rules (its comment left out first)."""
     return _STRING.findall(code_part(line))
+
+
+@functools.cache
+def statements(path: str) -> tuple[str, ...]:
+    """A rule file's statements, comments left out, each ending at a full stop outside a string
+    (the laws that read an event are worked out from them: laws.event_laws). tests/test_rulefiles.py
+    checks that clingo's parser finds as many in every file."""
+    out, start, quoted = [], 0, False
+    code = "\n".join(code_lines(path))
+    for i, ch in enumerate(code):
+        if ch == '"' and (i == 0 or code[i - 1] != "\\"):
+            quoted = not quoted
+        elif ch == "." and not quoted and (i + 1 == len(code) or code[i + 1].isspace()):
+            out.append(code[start:i + 1].strip())
+            start = i + 1
+    return tuple(st for st in out if st)

@@ -1,5 +1,5 @@
 """The rule-file walker (adjudicator/rulefiles.py) against clingo's own parser: the files a code's
-entry file includes, and the string constants (citations) its rules hold."""
+entry file includes, the string constants (citations) its rules hold, and its statements."""
 from __future__ import annotations
 
 import os
@@ -57,6 +57,16 @@ def test_the_walker_reads_the_string_constants_clingo_parses(path):
     walked = {s.encode().decode("unicode_escape") if "\\" in s else s
               for line in rulefiles.code_lines(path) for s in rulefiles.strings(line)}
     assert walked == parsed
+
+
+@pytest.mark.parametrize("path", _all_files(), ids=lambda p: os.path.relpath(p, registry.rules_dir()))
+def test_the_walker_splits_a_file_into_the_statements_clingo_parses(path):
+    """rulefiles.statements (what laws.event_laws reads) finds as many statements as clingo's
+    parser, whose `#program base.` at a file's head and comments are no statements of the file's."""
+    parsed: list = []
+    ast.parse_files([path], parsed.append)
+    kept = [stm for stm in parsed if stm.ast_type not in (ast.ASTType.Program, ast.ASTType.Comment)]
+    assert len(rulefiles.statements(path)) == len(kept)
 
 
 def test_a_percent_sign_inside_a_string_is_not_a_comment():
