@@ -11,13 +11,13 @@ import tempfile
 
 import pytest
 
-from adjudicator.cache import ENV as CACHE
+from adjudicator.core.cache import ENV as CACHE
 from tests.conftest import SHARED, solved
 
 
 def pytest_configure(config):
     """One folder per run where the workers share the cases they have solved (tests/conftest.py),
-    and one for the run's cache (adjudicator/cache.py): the tests neither read nor fill the user's.
+    and one for the run's cache (adjudicator/core/cache.py): the tests neither read nor fill the user's.
     The workers of `-n` allocate as `adjudicator serve` does (_workers_with_jemalloc)."""
     if hasattr(config, "workerinput"):
         _given_back()
@@ -34,12 +34,12 @@ def pytest_configure(config):
 def _workers_with_jemalloc(config):
     """pytest-xdist's workers (`-n 2`, the README's test command) start with jemalloc preloaded
     where the machine has it, as `adjudicator serve` and a command on many files start themselves
-    (adjudicator/allocator.py): the suite is mostly rulings, and took 150 s so against 213 s with
+    (adjudicator/core/allocator.py): the suite is mostly rulings, and took 150 s so against 213 s with
     the C library's malloc (two cores, 9,650 tests). Each worker gives LD_PRELOAD back its value
     at once (_given_back), so every program a test starts (the command line, the server) runs as
     a user's does; the one-shot commands' path, a ruling per thread with the C library's malloc,
     is the one those programs take. ADJUDICATOR_MALLOC=system keeps the C library's here too."""
-    from adjudicator import allocator
+    from adjudicator.core import allocator
     library = allocator.jemalloc_library()
     if library is None or allocator.setting() == "system" or allocator._STARTED in os.environ:
         return
@@ -51,14 +51,14 @@ def _workers_with_jemalloc(config):
 def _given_back():
     """In a worker started with jemalloc: LD_PRELOAD as it was before (allocator.restart_with_jemalloc
     does so in a process it started again, and returns)."""
-    from adjudicator import allocator
+    from adjudicator.core import allocator
     if allocator._STARTED in os.environ:
         allocator.restart_with_jemalloc([])
 
 
 def pytest_unconfigure(config):
     if hasattr(config, "_preload_before"):           # (the controller: as before the run)
-        from adjudicator import allocator
+        from adjudicator.core import allocator
         os.environ.pop(allocator._STARTED, None)
         if config._preload_before is None:
             os.environ.pop("LD_PRELOAD", None)
@@ -96,7 +96,7 @@ class CaseFile(pytest.File):
 
 class CaseItem(pytest.Item):
     def runtest(self):
-        from adjudicator import cases, incident
+        from adjudicator.core import cases, incident
         from adjudicator.errors import AdjudicatorError
         inc = incident.load(str(self.path))
         if getattr(inc, "unknown", None) is not None:    # facts not known: the conditional ruling

@@ -1,3 +1,3 @@
-from .cli import entry
+from adjudicator.cli import entry
 
 entry()

@@ -23,7 +23,7 @@ import traceback
 
 import click
 
-from .errors import AdjudicatorError, safe, said
+from adjudicator.errors import AdjudicatorError, safe, said
 
 
 def _error_json(err: AdjudicatorError) -> dict:
@@ -39,7 +39,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
     if isinstance(err, OSError) and err.filename is not None and not debug:
         # a path given on the command line that cannot be opened or written (`--out` in a
         # folder that does not exist): the user's to mend, said with the path (exit 2)
-        from .errors import UsageError
+        from adjudicator.errors import UsageError
         err = UsageError(f"'{safe(err.filename, 80)}': {(err.strerror or 'cannot be used').lower()}",
                          hint="check the path: its folder must exist and be writable, a file to read must exist")
     if isinstance(err, AdjudicatorError):
@@ -126,13 +126,12 @@ def main(ctx, debug):
 
 def _long_run(files: int) -> None:
     """A command given many files (adjudicate, check) starts again with jemalloc where the machine
-    has it, as `serve` does (adjudicator/allocator.py: half the time a ruling, for MANY_FILES files
+    has it, as `serve` does (adjudicator/core/allocator.py: half the time a ruling, for MANY_FILES files
     or more); its worker processes (--jobs) are forked from it and allocate so too. Called before
     anything is read or printed. In a test's own process (a command called by CliRunner) nothing is
     done."""
-    import adjudicator
-    from . import allocator
-    if files >= allocator.MANY_FILES and adjudicator.leaves_with_exit:
+    from adjudicator.core import allocator
+    if files >= allocator.MANY_FILES and allocator.leaves_with_exit:
         allocator.restart_with_jemalloc(allocator.this_command())
         allocator.settle_collector()
 
@@ -152,10 +151,10 @@ def _in_order(fn, items: list, jobs: int):
 
 def _in_batches(fn_many, items: list, jobs: int):
     """fn_many(chunk) -> one result an item, for chunks of the items, flattened in the order of the
-    items: so that a chunk's incidents can be ruled together (adjudicator/batch.py), in this process
+    items: so that a chunk's incidents can be ruled together (adjudicator/core/batch.py), in this process
     or over `jobs` worker processes, each taking whole chunks. The same bytes either way."""
     import os
-    from . import batch
+    from adjudicator.core import batch
     workers = jobs or os.cpu_count() or 1
     size = max(1, min(2 * batch.SIZE, -(-len(items) // workers)))
     chunks = [items[k:k + size] for k in range(0, len(items), size)]
@@ -173,19 +172,19 @@ def _starting(words, incomplete: str) -> list[str]:
 def _complete_codes(ctx, param, incomplete):
     """TAB completion of a code or a game's name (rules/codes.yaml only: no clingo, no YAML incident);
     in a comma-separated list (`compare --codes american-1893,eng`), of its last item."""
-    from . import registry
+    from adjudicator.core import registry
     words = [c for g in registry.games() for c in registry.codes_of(g)] + registry.games()
     before, comma, last = incomplete.rpartition(",")
     return [before + comma + w for w in _starting(words, last)]
 
 
 def _complete_games(ctx, param, incomplete):
-    from . import registry
+    from adjudicator.core import registry
     return _starting(registry.games(), incomplete)
 
 
 def _complete_events(ctx, param, incomplete):
-    from . import schema
+    from adjudicator.core import schema
     return _starting(list(schema.EVENTS) + list(schema.TOP_KEYS), incomplete)
 
 
@@ -221,8 +220,8 @@ JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=Whole(0, 
 
 def _adjudicate_many(items: list) -> list[tuple[str, str, int, dict | None]]:
     """Several files, each as _adjudicate_one gives it, in order: the incidents ruled plainly (with
-    no `unknown`) solved together, a code's at a time (adjudicator/batch.py)."""
-    from . import batch, incident
+    no `unknown`) solved together, a code's at a time (adjudicator/core/batch.py)."""
+    from adjudicator.core import batch, incident
     loaded: list = []
     for args in items:
         try:
@@ -239,7 +238,7 @@ def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, di
     incident (or the error reading it gave) and `solution` its solution (or the error solving it
     gave), when already worked out."""
     path, stdin_text, as_json, show_facts, no_story, debug = args
-    from . import engine, incident, render, ruling
+    from adjudicator.core import engine, incident, render, ruling
     try:
         if isinstance(loaded, Exception):
             raise loaded
@@ -283,12 +282,12 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
     """Rule on the incidents in FILES ('-' reads standard input)."""
     def go():
         if files.count("-") > 1:     # standard input is read once: a second '-' would rule on the same text again
-            from .errors import UsageError
+            from adjudicator.errors import UsageError
             raise UsageError(f"'-' (standard input) is named {files.count('-')} times: standard input can be read "
                              "only once", hint="name '-' once; to rule on one incident twice, save it to a file and "
                              "name the file twice")
         _long_run(len(files))              # (before standard input is read: the second start reads it)
-        from . import incident
+        from adjudicator.core import incident
         stdin_text = incident.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
         work = [(path, stdin_text, as_json, show_facts, no_story, ctx.obj["debug"]) for path in files]
@@ -313,13 +312,13 @@ def _json_line(data) -> str:
 
 
 def _story(inc) -> str:
-    """What happened, told in words (adjudicator/narrator.py): shown above the ruling."""
-    from . import narrator
+    """What happened, told in words (adjudicator/core/narrator.py): shown above the ruling."""
+    from adjudicator.core import narrator
     return narrator.tell(inc)
 
 
 def _story_text(story: str) -> str:
-    from .render import _wrap
+    from adjudicator.core.render import _wrap
     return "\n".join(_wrap(story, "What happened: ", "  ")) + "\n"
 
 
@@ -348,8 +347,9 @@ def ask(ctx, args, game, answers, save, as_json):
     turns on; save the incident built and print the ruling on it."""
     def go():
         import sys
-        from . import ask as interview, reading
-        from .errors import InputError
+        from adjudicator.interview import ask as interview
+        from adjudicator.core import reading
+        from adjudicator.errors import InputError
         if game is None and len(args) != 1:
             raise InputError("ask needs an incident FILE, or --game GAME and a few words", "adjudicator ask",
                              hint="e.g. adjudicator ask incident.yaml, or adjudicator ask --game whist "
@@ -421,7 +421,7 @@ def _conditional_ruling(inc, as_json: bool) -> tuple[str, dict] | None:
     JSON; None for an incident whose facts are all known."""
     if getattr(inc, "unknown", None) is None:     # unknowns.has_unknowns, without importing it
         return None
-    from . import unknowns
+    from adjudicator.core import unknowns
     result = unknowns.conditional(inc)
     return ("" if as_json else unknowns.text(result, inc.players) + "\n"), result
 
@@ -436,7 +436,7 @@ def compare(ctx, file, codes, as_json):
     """Rule on the incident in FILE under several codes, side by side, marking where they differ."""
     def go():
         import json
-        from . import compare as cmp, incident
+        from adjudicator.core import compare as cmp, incident
         stdin_text = incident.read_stdin() if file == "-" else None   # bounded, as adjudicate reads it
         result = cmp.compare(file, cmp.wanted(codes, file, stdin_text), stdin_text)
         if as_json:
@@ -467,10 +467,10 @@ def check(ctx, paths, quiet, as_json, jobs):
                                "`adjudicator adjudicate -` to rule on an incident from standard input", ctx)
 
     def go():
-        from . import cases
+        from adjudicator.core import cases
         files = cases.find(paths or ["cases"])
         if not files:       # (said bare, "no case files found", with no --json line)
-            from .errors import UsageError
+            from adjudicator.errors import UsageError
             raise UsageError("no case files found: the folders given hold no .yaml file",
                              hint="give case files, or folders holding them (`adjudicator check cases`)")
         _long_run(len(files))
@@ -492,7 +492,7 @@ def check(ctx, paths, quiet, as_json, jobs):
 
 def _check_many(items: list) -> list[tuple[str, dict]]:
     """Several case files, each as _check_one gives it, in order, ruled together (cases.run_all)."""
-    from . import cases
+    from adjudicator.core import cases
     return [_check_one(args, out) for args, out in zip(items, cases.run_all([path for path, _ in items]))]
 
 
@@ -500,7 +500,7 @@ def _check_one(args, outcome=None) -> tuple[str, dict]:
     """One case file: (what to print, its outcome as data); `outcome` when already worked out
     (or the error it gave)."""
     path, quiet = args
-    from . import cases
+    from adjudicator.core import cases
     try:
         if isinstance(outcome, Exception):
             raise outcome
@@ -531,7 +531,8 @@ def law(ctx, code_or_game, number, as_json):
     """
     def go():
         import json
-        from . import laws, registry, render
+        from adjudicator.lookup import laws
+        from adjudicator.core import registry, render
         found = laws.Answer(code_or_game, number)
         if as_json:
             click.echo(json.dumps(found.data(), indent=2, ensure_ascii=False))
@@ -559,9 +560,10 @@ def search(ctx, words, code_given, limit, as_json):
     """
     def go():
         import json
-        from . import laws, registry, render
-        from . import search as searching
-        from .errors import InputError
+        from adjudicator.lookup import laws
+        from adjudicator.core import registry, render
+        from adjudicator.lookup import search as searching
+        from adjudicator.errors import InputError
         code = registry.resolve_code(code_given, "adjudicator search --code") if code_given is not None else None
         if code:
             code = laws.book_code(code)
@@ -592,7 +594,8 @@ def topic(ctx, name, codes_given, as_json):
     """
     def go():
         import json
-        from . import laws, registry, render
+        from adjudicator.lookup import laws
+        from adjudicator.core import registry, render
         only = {laws.book_code(registry.resolve_code(c, "adjudicator topic --code")) for c in codes_given}
         if not name:
             rows = laws.topic_list()
@@ -618,7 +621,7 @@ def codes(ctx, as_json):
     """List the games and codes of law known, with each game's default code."""
     def go():
         import json
-        from . import registry
+        from adjudicator.core import registry
         rows = []
         for game in registry.games():
             for code in registry.codes_of(game):
@@ -644,7 +647,7 @@ def remedies(ctx, as_json):
     """List the remedy ids a ruling can name (and a `demand` event can ask for)."""
     def go():
         import json
-        from . import registry
+        from adjudicator.core import registry
         rem = registry.remedies()
         if as_json:
             click.echo(json.dumps(rem, indent=2))
@@ -665,11 +668,12 @@ def events(ctx, name, markdown, as_json):
     that event (or top-level key): what it records, each field, an example and the laws reading it."""
     def go():
         import json
-        from . import docs, schema
+        from adjudicator.lookup import formatdoc as docs
+        from adjudicator.core import schema
         if markdown and (name is not None or as_json):
             # (`events lead --markdown` printed lead's entry in plain text and `events --markdown
             # --json` the JSON list: --markdown passed over without a word)
-            from .errors import InputError
+            from adjudicator.errors import InputError
             what = "JSON (--json)" if name is None else f"one entry ('{safe(name, 40)}')"
             raise InputError(f"--markdown prints the whole reference, as docs/incident-format.md holds it, not {what}",
                              "adjudicator events",
@@ -678,8 +682,8 @@ def events(ctx, name, markdown, as_json):
             ev = schema.EVENTS.get(name.strip().lower())
             top = schema.TOP_KEYS.get(name.strip().lower())
             if ev is None and top is None:
-                from .errors import InputError
-                from .incident import shown, suggest
+                from adjudicator.errors import InputError
+                from adjudicator.core.incident import shown, suggest
                 close = suggest(name.strip().lower(), list(schema.EVENTS) + list(schema.TOP_KEYS))
                 raise InputError(f"no event or key '{shown(name)}'" if name else
                                  "no event or key is named: the argument is empty", "adjudicator events",
@@ -690,7 +694,7 @@ def events(ctx, name, markdown, as_json):
             else:
                 # The laws of every code whose rules read the event, worked out from the rules
                 # (laws.event_laws), not a list kept by hand of the whist codes' alone.
-                from . import laws
+                from adjudicator.lookup import laws
                 by_code = laws.event_laws(ev.name)
                 data = {"event": ev.name, "group": ev.group, "doc": ev.doc, "example": ev.example,
                         "laws": list(by_code.get("american-1893", ())),
@@ -736,7 +740,7 @@ def _width() -> int:
 
 def _row(head: str, text: str) -> str:
     """A table row: its first column, then the text wrapped to the terminal under the second."""
-    from .render import wrap
+    from adjudicator.core.render import wrap
     width = max(_width() - len(head), 20)
     parts = wrap(text, width) or [""]
     return "\n".join([head + parts[0]] + [" " * len(head) + p for p in parts[1:]])
@@ -744,7 +748,7 @@ def _row(head: str, text: str) -> str:
 
 def _wrap_lines(text: str) -> str:
     """Each line wrapped to the terminal's width (at most 100), its indent kept."""
-    from .render import wrap
+    from adjudicator.core.render import wrap
     width = _width()
     out = []
     for line in text.splitlines():
@@ -754,7 +758,7 @@ def _wrap_lines(text: str) -> str:
 
 
 def _complete_kinds(ctx, param, incomplete):
-    from .quiz import KINDS
+    from adjudicator.study.quiz import KINDS
     return [k for k in KINDS if k.startswith(incomplete)]
 
 
@@ -792,11 +796,11 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
 
     def go():
         import random
-        from . import progress, quiz as qz
+        from adjudicator.study import progress, quiz as qz
         nonlocal code
         qz.refuse_empty(code, topic, law, kind)
         if code:      # a game's name stands for its default code, as everywhere a code is taken
-            from .registry import resolve_code
+            from adjudicator.core.registry import resolve_code
             code = resolve_code(code, "adjudicator quiz --code")
         topic_name = qz.check_filters(code, topic, law, kind)
         if reset:
@@ -823,7 +827,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         else:
             questions = qz.draw(n, used_seed, code, topic_name, law, kind)
             if not questions:
-                from .errors import InputError
+                from adjudicator.errors import InputError
                 raise InputError("no question fits these filters", file="adjudicator quiz",
                                  hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
         if sheet:       # (with --json too: the sheet is written, and the JSON says so)
@@ -859,7 +863,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
 
         done = qz.run(questions, store, read, click.echo)
         if done["unreadable"]:
-            from .errors import InputError
+            from adjudicator.errors import InputError
             raise InputError(f"the quiz stops: {done['unreadable']}", file="adjudicator quiz",
                              hint=f"answer each question on a line of its own (at most {qz.MAX_ANSWER} "
                                   "bytes), or q to stop; the answers given so far are kept")
@@ -874,7 +878,7 @@ def quiz_stats(ctx, as_json):
     """Progress so far, by code and by topic."""
     def go():
         import json
-        from . import progress
+        from adjudicator.study import progress
         store = progress.Store()
         for note in store.notices:
             click.echo(note, err=True)
@@ -902,8 +906,8 @@ def serve(ctx, host, port):
     """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and
     its JSON API under /api/; see docs/web.md."""
     def go():
-        from . import web
-        from .errors import InputError
+        from adjudicator import web
+        from adjudicator.errors import InputError
         try:
             host.encode("idna")     # (as the resolver reads it: a label over 63 characters was an internal error)
         except UnicodeError as e:
@@ -913,9 +917,8 @@ def serve(ctx, host, port):
                              f"({safe(why.group(1) if why else e, 60)})", "adjudicator serve",
                              hint="give --host an address of this machine, e.g. 127.0.0.1 (this machine only) "
                                   "or 0.0.0.0 (every address)") from None
-        import adjudicator
-        if adjudicator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
-            from . import allocator
+        from adjudicator.core import allocator
+        if allocator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
             allocator.restart_with_jemalloc(allocator.this_command())
             allocator.settle_collector()
         try:
@@ -976,8 +979,8 @@ def entry():
     """
     import os
 
-    import adjudicator
-    adjudicator.leaves_with_exit = True     # (below: os._exit once the output is flushed)
+    from adjudicator.core import allocator
+    allocator.leaves_with_exit = True     # (below: os._exit once the output is flushed)
     _null_for_closed_streams()
     if sys.stdout is None:        # started with standard output closed (`adjudicator ... >&-`)
         _output_failed(None)

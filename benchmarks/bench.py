@@ -28,7 +28,7 @@ import time
 
 
 def warm(paths, runs):
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.errors import AdjudicatorError
 
     def once(p):
@@ -52,9 +52,9 @@ def warm(paths, runs):
 
 
 def uncached(paths):
-    """Median ms per ruling when the rule selection (adjudicator/relevance.py) is worked out
+    """Median ms per ruling when the rule selection (adjudicator/core/relevance.py) is worked out
     afresh each time, as for an incident never seen in this process: its cache emptied first."""
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.errors import AdjudicatorError
     ts = []
     for p in paths:
@@ -104,7 +104,7 @@ ONE_EVENT = "game: whist\ndealer: S\ntrump: hearts\nevents:\n  - lead: {by: N, c
 
 
 def _in_process_ms(text: str, runs: int) -> float:
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.errors import AdjudicatorError
     ts = []
     for _ in range(runs + 1):
@@ -119,9 +119,9 @@ def _in_process_ms(text: str, runs: int) -> float:
 
 
 def _forget_selections() -> None:
-    """Empty the rule selections' caches (adjudicator/relevance.py): the next incident's is worked
+    """Empty the rule selections' caches (adjudicator/core/relevance.py): the next incident's is worked
     out afresh, as for an incident this process has not seen."""
-    from adjudicator import engine
+    from adjudicator.core import engine
     for prog in engine._PROGRAMS.values():
         for sel in getattr(prog, "_selectors", {}).values():
             if sel is not None:
@@ -131,7 +131,7 @@ def _forget_selections() -> None:
 def _rate(paths) -> float:
     """Incidents per second in one warm process: every given case once, in turn (a window of a few
     seconds from the start of the sorted list would time only the first games' cases)."""
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.errors import AdjudicatorError
     t0 = time.perf_counter()
     for p in paths:
@@ -154,10 +154,10 @@ def _rate_of_new(paths) -> float:
 
 def _batch_rate(paths) -> float:
     """Incidents per second in one warm process when they are ruled as `adjudicate` and `check`
-    rule many files: read, solved together a code's at a time (adjudicator/batch.py), each ruling
+    rule many files: read, solved together a code's at a time (adjudicator/core/batch.py), each ruling
     built. Every bundled case once, timed from reading the first to the last ruling; the rules'
     tagging for batches is done first, as warming up (kept in the cache folder between commands)."""
-    from adjudicator import batch, incident, ruling
+    from adjudicator.core import batch, incident, ruling
     from adjudicator.errors import AdjudicatorError
 
     def once():
@@ -197,13 +197,13 @@ def main():
                     help="the allocator of the in-process figures: `server` runs them as `adjudicator serve` "
                          "runs, with jemalloc preloaded where the machine has it; `process` as any Python "
                          "process that imports the package runs, clingo with mimalloc where the machine has "
-                         "it; `system`, the C library's malloc for all (adjudicator/allocator.py). The CLI "
+                         "it; `system`, the C library's malloc for all (adjudicator/core/allocator.py). The CLI "
                          "calls are timed as any one-shot call runs")
     args = ap.parse_args()
     if args.malloc == "system":         # (read when the package is imported: set before, and given back)
         was = os.environ.get("ADJUDICATOR_MALLOC")
         os.environ["ADJUDICATOR_MALLOC"] = "system"
-    from adjudicator import allocator
+    from adjudicator.core import allocator
     if args.malloc == "system":
         if was is None:
             os.environ.pop(allocator.VARIABLE)
@@ -242,7 +242,7 @@ def main():
           f"(warmed on the other half): {rate:.0f} (each ruled before in it: {_rate(paths):.0f})")
     together = _batch_rate(paths)
     print(f"incidents per second, one process, the bundled cases ruled together as `adjudicate` "
-          f"and `check` rule many files (adjudicator/batch.py): {together:.0f}")
+          f"and `check` rule many files (adjudicator/core/batch.py): {together:.0f}")
     table = [("warm ruling, median over the bundled cases (ms)", statistics.median(values), 10.0),
              ("13-trick hand / one-event incident (x)", full / one, 3.0),
              ("incidents per second, one process, one at a time", rate, 100.0),
@@ -258,9 +258,9 @@ def main():
     # five cases spread over the set, from the fastest to the slowest to solve
     ranked = sorted(per_case, key=per_case.get)
     samples = [ranked[int(i * (len(ranked) - 1) / 4)] for i in range(5)]
-    # The calls keep what they work out (adjudicator/cache.py) in a folder of this run's, which
+    # The calls keep what they work out (adjudicator/core/cache.py) in a folder of this run's, which
     # each sample's first call fills before the timed ones; a first call, which reads its code's
-    # rules and keeps them (adjudicator/rulecache.py), is timed apart, each time in an empty folder.
+    # rules and keeps them (adjudicator/core/rulecache.py), is timed apart, each time in an empty folder.
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="bench-cache-")

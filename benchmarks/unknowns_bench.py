@@ -62,7 +62,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=20)
     args = ap.parse_args()
-    from adjudicator import ask, incident, unknowns
+    from adjudicator.interview import ask
+    from adjudicator.core import incident, unknowns
     paths = files()
     for p in paths:                                   # warm-up: parse the rules
         unknowns.conditional(incident.load(p))

@@ -54,7 +54,7 @@ def main() -> None:
 
     import uvicorn
 
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.web import create_app
     os.environ.setdefault("ADJUDICATOR_DATA_DIR", tempfile.mkdtemp(prefix="web-bench-"))
     port = _free_port()

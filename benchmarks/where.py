@@ -1,5 +1,5 @@
 """Where does grounding go? For a sample of the bundled cases, the program the engine grounds (the
-files the incident loads, and within them the rules that can fire: adjudicator/relevance.py) is
+files the incident loads, and within them the rules that can fire: adjudicator/core/relevance.py) is
 grounded whole, then with each file left out in turn: the difference is what that file (and what
 only it makes derivable) costs. With --rules, each rule's own cost besides: the rule grounded alone
 against the real answer set's atoms (rule_costs; a rule left out of the program could change what
@@ -32,7 +32,7 @@ from collections import defaultdict
 def control(statements, symbols, *options):
     """A Control holding these statements and these facts, as engine.solve builds it (not grounded)."""
     import clingo
-    from adjudicator import engine
+    from adjudicator.core import engine
     return engine.fill(clingo.Control(["--warn=none", *options]), statements, symbols)
 
 
@@ -51,7 +51,7 @@ def ground_ms(statements, symbols, runs):
 
 def grounded(inc):
     """[(file, statement)] as engine.solve passes them to clingo once the files are parsed."""
-    from adjudicator import engine, facts
+    from adjudicator.core import engine, facts
     prog = engine.program(inc.code)
     sig = engine.signals(inc)
     parts = tuple(p for p in prog.parts if p.triggers is None or p.triggers & sig)
@@ -120,7 +120,7 @@ def rule_costs(statements, symbols, runs, copies=10):
 
 
 def oracle(sample, runs, top):
-    from adjudicator import incident, registry
+    from adjudicator.core import incident, registry
     from adjudicator.errors import AdjudicatorError
     root = registry.rules_dir()
     engine_ms, oracle_ms, engine_n, oracle_n = [], [], [], []
@@ -170,7 +170,7 @@ def main():
                     help="the engine's rule selection against the rules that can fire (a lower bound)")
     ap.add_argument("--top", type=int, default=25, help="files and rules listed")
     args = ap.parse_args()
-    from adjudicator import incident, registry
+    from adjudicator.core import incident, registry
     from adjudicator.errors import AdjudicatorError
     paths = sorted(glob.glob(os.path.join(args.cases, "**", "*.yaml"), recursive=True))
     sample = [paths[int(i * (len(paths) - 1) / max(args.n - 1, 1))] for i in range(args.n)]

@@ -63,7 +63,7 @@ def _strings(sym):
 
 
 def _solve(path: str) -> Solved:
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.errors import AdjudicatorError, InconsistentIncident
     inc = incident.load(path)
     try:

@@ -1,4 +1,4 @@
-"""`adjudicator serve` runs with jemalloc where the machine has it (adjudicator/allocator.py), once,
+"""`adjudicator serve` runs with jemalloc where the machine has it (adjudicator/core/allocator.py), once,
 and never when ADJUDICATOR_MALLOC=system says to keep the C library's."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from adjudicator import allocator
+from adjudicator.core import allocator
 from tests import serving
 
 
@@ -82,7 +82,7 @@ def test_the_server_sets_the_collector_for_a_long_run_and_a_command_run_in_a_tes
         gc.set_threshold(700, 10, 10)
         assert CliRunner().invoke(cli.main, ["serve"]).exit_code == 0
         assert gc.get_threshold() == (700, 10, 10)
-        monkeypatch.setattr(adjudicator, "leaves_with_exit", True)
+        monkeypatch.setattr(allocator, "leaves_with_exit", True)
         assert CliRunner().invoke(cli.main, ["serve"]).exit_code == 0
         assert gc.get_threshold() == allocator.COLLECTOR_THRESHOLDS != (700, 10, 10)
     finally:
@@ -116,9 +116,9 @@ def test_the_server_runs_with_jemalloc_unless_told_not_to(setting, expected):
 
 _RULE_WITH_ALLOCATOR = r"""
 import glob, json, sys, time
-from adjudicator import engine, incident, ruling
+from adjudicator.core import engine, incident, ruling
 from adjudicator.errors import AdjudicatorError, TimeLimit
-from adjudicator import allocator
+from adjudicator.core import allocator
 assert allocator.clingo_allocator == sys.argv[1], "not the allocator asked for"
 assert engine._KEPT_THREADS == (sys.argv[1] != "system")
 out = {}
@@ -191,7 +191,7 @@ first = sys.argv[1]
 if first == "clingo":
     import clingo
 import adjudicator
-from adjudicator import allocator
+from adjudicator.core import allocator
 import clingo
 class Info(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in
@@ -270,7 +270,7 @@ def test_many_files_start_the_command_again_with_jemalloc_and_a_few_do_not(execs
                                        (allocator.MANY_FILES - 1, True, False),
                                        (allocator.MANY_FILES, True, True)]:
             execs.clear()
-            monkeypatch.setattr(adjudicator, "leaves_with_exit", leaves)
+            monkeypatch.setattr(allocator, "leaves_with_exit", leaves)
             result = CliRunner().invoke(cli.main, [command] + ["-q"] * (command == "check") + [case] * files)
             assert result.exit_code == 0, result.output
             assert bool(execs) is started, (files, leaves)
@@ -334,7 +334,7 @@ def test_a_setting_no_allocator_is_refused_where_it_is_read(execs, monkeypatch, 
         allocator.restart_with_jemalloc(["serve"])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     case = os.path.join(root, "cases", "whist", "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
-    monkeypatch.setattr(adjudicator, "leaves_with_exit", True)
+    monkeypatch.setattr(allocator, "leaves_with_exit", True)
     many = CliRunner().invoke(cli.main, ["check", "-q"] + [case] * allocator.MANY_FILES)
     assert many.exit_code == 2 and "which is no allocator this command knows" in many.output
     assert "set it to `system`" in many.output
@@ -350,7 +350,7 @@ def test_the_settings_of_the_allocator_are_read_in_any_case(monkeypatch, value):
 
 _FORK_AFTER_RULING = r"""
 import os, sys, time
-from adjudicator import engine, incident, ruling
+from adjudicator.core import engine, incident, ruling
 assert engine._KEPT_THREADS, "neither jemalloc nor mimalloc is in use"
 inc = incident.load(sys.argv[1])
 first = ruling.build(inc, engine.solve(inc))          # (a grounding thread is now kept, idle)
@@ -392,7 +392,7 @@ def test_one_arena_is_set_without_ctypes():
     through _ctypes, not ctypes, whose Python layer cost every command 1 ms for the one call."""
     import subprocess
     assert allocator.one_arena() is True
-    r = subprocess.run([sys.executable, "-c", "import sys, adjudicator.cli, adjudicator.engine; "
+    r = subprocess.run([sys.executable, "-c", "import sys, adjudicator.cli, adjudicator.core.engine; "
                         "print(sorted(m for m in ('ctypes', 'ctypes.util') if m in sys.modules))"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "[]", (r.stdout, r.stderr)

@@ -12,7 +12,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator import ask, engine, incident, reading, ruling, unknowns
+from adjudicator.interview import ask
+from adjudicator.core import engine, incident, reading, ruling, unknowns
 from adjudicator.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -230,7 +231,7 @@ def test_ask_from_an_unknown_game_or_with_nothing_to_go_on_is_refused_with_exit_
     ("poker", "a player passes", "pass"),
 ])
 def test_the_words_people_use_find_the_event_whatever_the_tense(game, words, event):
-    from adjudicator import opening
+    from adjudicator.interview import opening
     assert event in [name for name, _doc in opening.matching_events(game, words)]
 
 

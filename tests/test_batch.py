@@ -1,4 +1,4 @@
-"""Incidents ruled together in one grounding (adjudicator/batch.py) are ruled as each is alone.
+"""Incidents ruled together in one grounding (adjudicator/core/batch.py) are ruled as each is alone.
 
 Every bundled case is ruled in batches of its code, beside the other cases of its code (which load
 other rule files and hold other facts), and its ruling or refusal compared with the one it gets
@@ -11,7 +11,7 @@ from collections import defaultdict
 
 import pytest
 
-from adjudicator import batch, engine, incident, ruling
+from adjudicator.core import batch, engine, incident, ruling
 from adjudicator.errors import AdjudicatorError, InconsistentIncident, InternalError
 from tests.conftest import CASES, solved
 
@@ -114,7 +114,7 @@ def test_few_incidents_of_a_code_and_a_long_account_are_ruled_alone(monkeypatch)
 
 
 def test_the_kept_texts_of_the_tagged_rules_parse_back_to_the_same_rules():
-    """The cache folder keeps a code's tagged rules as texts (adjudicator/rulecache.py); parsed
+    """The cache folder keeps a code's tagged rules as texts (adjudicator/core/rulecache.py); parsed
     again they are the same statements."""
     prog = engine.program("american-1893")
     for part in prog.parts:

@@ -5,7 +5,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import render
+from adjudicator.core import render
 from adjudicator.cli import main
 
 from .conftest import ROOT
@@ -135,7 +135,7 @@ def test_check_passes_on_the_bundled_case():
     assert r.exit_code == 0 and "1 passed" in r.stdout
 
 
-# An `expected` that is not of the documented shape (adjudicator/cases.py) is that case's failure,
+# An `expected` that is not of the documented shape (adjudicator/core/cases.py) is that case's failure,
 # said at its line and key; the run goes on to the next file.
 @pytest.mark.parametrize("old, new, said", [
     ('laws: ["24"]', "laws: 24", "ruling 1: laws: '24' is not a list"),
@@ -306,7 +306,7 @@ def test_a_games_name_stands_for_its_default_code_in_law(game, code, number):
 
 
 def test_poker_by_its_games_name():
-    from adjudicator import registry
+    from adjudicator.core import registry
     r = run("law", "poker", "8", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["code"] == registry.default_code("poker")
@@ -392,9 +392,9 @@ def test_jobs_give_the_same_bytes_in_input_order():
 
 
 def test_many_files_ruled_together_print_what_each_prints_alone():
-    """adjudicate and check on many files rule a code's incidents together (adjudicator/batch.py):
+    """adjudicate and check on many files rule a code's incidents together (adjudicator/core/batch.py):
     the output is each file's own, in order, whatever its neighbours; a refusal stays its file's."""
-    from adjudicator import batch
+    from adjudicator.core import batch
     folder = os.path.dirname(CASE)
     paths = [os.path.join(folder, f) for f in sorted(os.listdir(folder))][:batch.FEWEST + 4]
     bad = os.path.join(ROOT, "tests", "bad_input", "card-played-twice.yaml")
@@ -586,7 +586,8 @@ def test_events_names_the_laws_of_every_code_whose_rules_read_it(name, code, law
 
 
 def test_events_lists_each_code_once_its_laws_once_in_book_order():
-    from adjudicator import laws, registry
+    from adjudicator.lookup import laws
+    from adjudicator.core import registry
     for name in ("lead", "play", "deal", "end-of-hand", "demand", "bet", "declare", "call"):
         got = laws.event_laws(name)
         assert got, name
@@ -603,7 +604,7 @@ def test_events_lists_each_code_once_its_laws_once_in_book_order():
 
 def test_events_says_plainly_when_no_code_reads_an_event(monkeypatch):
     """An event no code's rules read printed nothing where the laws go: it says so."""
-    from adjudicator import laws
+    from adjudicator.lookup import laws
     monkeypatch.setattr(laws, "event_laws", lambda name: {})
     r = run("events", "gather")
     assert r.exit_code == 0 and "No code's rules read this event" in r.stdout

@@ -12,7 +12,7 @@ import json
 
 from click.testing import CliRunner
 
-from adjudicator import render
+from adjudicator.core import render
 from adjudicator.cli import main
 
 CODES = "american-1893,english-1864"

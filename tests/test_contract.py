@@ -1,7 +1,8 @@
 """The --json contract: every ruling carries its keys, its laws, and covers every player."""
 import pytest
 
-from adjudicator import incident, laws, registry
+from adjudicator.core import incident, registry
+from adjudicator.lookup import laws
 
 from .conftest import CASES, solved
 

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from adjudicator import laws, registry
+from adjudicator.lookup import laws
+from adjudicator.core import registry
 
 CODE, DUMMY, DOUBLE = "english-1864", "dummy-1864", "double-dummy-1864"
 CLAUSES = {"3": "I II III", "8": "I II III", "37": "I II", "44": "I II III IV V VI VII",

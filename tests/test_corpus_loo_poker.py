@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from adjudicator import laws, registry
+from adjudicator.lookup import laws
+from adjudicator.core import registry
 
 CODES = {
     "loo": ("loo", "004_69a082e4674835c2.txt"),

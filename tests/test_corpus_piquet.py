@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from adjudicator import laws, registry
+from adjudicator.lookup import laws
+from adjudicator.core import registry
 
 CODE = "portland-club"
 SEED = "001_d81be642b234ca0c.txt"

@@ -1,7 +1,8 @@
 """docs/incident-format.md and the schema in code say the same thing."""
 from pathlib import Path
 
-from adjudicator import docs, registry, schema
+from adjudicator.lookup import formatdoc as docs
+from adjudicator.core import registry, schema
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "incident-format.md"
 
@@ -12,7 +13,7 @@ def test_reference_section_is_generated_from_the_schema():
     assert text.count(docs.START) == 1 and text.count(docs.END) == 1, "one reference block, its markers once each"
     body = text[text.index(docs.START):text.index(docs.END) + len(docs.END)] + "\n"
     assert body == docs.block(), (
-        "docs/incident-format.md is out of step with adjudicator/schema.py: "
+        "docs/incident-format.md is out of step with adjudicator/core/schema.py: "
         "regenerate the reference with `adjudicator events --markdown`")
 
 
@@ -29,7 +30,7 @@ def test_every_event_and_key_is_documented_with_an_example():
 
 
 def test_examples_are_valid_events():
-    from adjudicator import incident
+    from adjudicator.core import incident
     for ev in schema.EVENTS.values():
         if ev.name in schema.ONLY_FOR:       # a game's own event, in an incident of that game
             src = f"game: {schema.ONLY_FOR[ev.name]}\nevents:\n  {ev.example}\n"
@@ -43,7 +44,8 @@ def test_examples_are_valid_events():
 def test_every_law_an_event_reference_names_exists_in_its_code():
     """The event reference's laws (laws.event_laws, worked out from the rules), per code, are laws
     of that code; and most events are read by some code's rules."""
-    from adjudicator import laws, schema
+    from adjudicator.lookup import laws
+    from adjudicator.core import schema
     read = 0
     for ev in schema.EVENTS.values():
         by_code = laws.event_laws(ev.name)

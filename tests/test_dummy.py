@@ -2,7 +2,7 @@
 any other, and becomes dummy/1 facts (the rules derive who plays each hand)."""
 import pytest
 
-from adjudicator import facts, incident
+from adjudicator.core import facts, incident
 from adjudicator.errors import InputError
 
 EVENTS = "events:\n  - lead: {by: N, card: KD}\n"
@@ -61,7 +61,7 @@ events:
     ("dummy", "dummy: N", "S", "N", "S"),            # the partner's own card: his own act
 ])
 def test_a_take_back_from_dummys_hand_is_done_by_his_partner(game, dummy, hand, leader, partner):
-    from adjudicator import engine, render, ruling
+    from adjudicator.core import engine, render, ruling
     inc = incident.parse(TAKE_BACK.format(game=game, dummy=dummy, hand=hand, leader=leader), "t.yaml")
     result = ruling.build(inc, engine.solve(inc))
     done = [r for r in result["rulings"] if r["status"] == "done"]

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from adjudicator import batch, engine, facts, incident, ruling
+from adjudicator.core import batch, engine, facts, incident, ruling
 from adjudicator.errors import AdjudicatorError
 
 from .conftest import CASES, solved
@@ -30,7 +30,7 @@ _FULL: dict[str, str] = {}
 
 def _whole(path, inc):
     """The case ruled with every rule file of its code, as `_run(inc, full=True)` rules it: solved
-    with the other cases of its folder, SIZE at a time in one grounding (adjudicator/batch.py, which
+    with the other cases of its folder, SIZE at a time in one grounding (adjudicator/core/batch.py, which
     tests/test_batch.py checks against ruling each alone), a folder's chunk once per worker."""
     if path not in _FULL:
         folder = os.path.dirname(path)
@@ -167,7 +167,7 @@ def test_every_contradiction_a_case_gives_names_the_lines_that_conflict():
 
 
 def test_a_code_with_law_texts_only_is_refused_naming_the_file_and_line(monkeypatch):
-    from adjudicator import registry
+    from adjudicator.core import registry
     from adjudicator.errors import UnknownCode
     inc = incident.parse("game: whist\ncode: english-1864\nevents:\n  - lead: {by: N, card: KS}\n", "texts.yaml")
     monkeypatch.setattr(registry, "encoded", lambda code: False)
@@ -177,7 +177,7 @@ def test_a_code_with_law_texts_only_is_refused_naming_the_file_and_line(monkeypa
 
 
 def test_the_selection_helped_by_other_incidents_is_the_one_worked_out_alone():
-    """The rule selection (adjudicator/relevance.py) keeps what it worked out of each rule body
+    """The rule selection (adjudicator/core/relevance.py) keeps what it worked out of each rule body
     between incidents, by the patterns the body reads: the rules selected for a case after many
     others (in reverse order, all kept) are those selected for it with nothing kept."""
     work = []
@@ -211,7 +211,7 @@ def test_the_selection_reads_an_aggregate_that_cannot_be_empty_and_no_other():
     join cond's atoms and nothing else; without the guard (the empty set gives #sup), with two
     elements (either may hold), or another function, it needs nothing more."""
     from clingo import ast
-    from adjudicator import relevance
+    from adjudicator.core import relevance
     rules = []
     ast.parse_string("h(T) :- p(X), T = #min{ T2 : q(T2,X), not r(T2) }, T != #sup.\n"
                      "k(C) :- C = #max{ C2 : s(C2,Y), t(Y) }, C != #inf.\n"
@@ -232,7 +232,7 @@ def test_the_selection_reads_a_variable_equal_to_constants_and_no_other_comparis
     `K != b`, `K < 3` and `K = X+1` allow anything."""
     import clingo
     from clingo import ast
-    from adjudicator import relevance
+    from adjudicator.core import relevance
     rules = []
     ast.parse_string("p(T,K) :- ev(T,K), K = (b;c).\n"
                      "q(T) :- p(T,b).\n"
@@ -260,7 +260,7 @@ def test_the_selection_tells_apart_only_the_constants_a_rule_can_test_where_they
     else it is one value (OTHER), so incidents that differ only there share one selection."""
     import clingo
     from clingo import ast
-    from adjudicator import relevance
+    from adjudicator.core import relevance
     rules = []
     ast.parse_string("p(X) :- e(X).\n"            # e's value reaches p's, which q tests for 5
                      "q :- p(5).\n"

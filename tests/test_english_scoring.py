@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from adjudicator import incident
+from adjudicator.core import incident
 from adjudicator.errors import InputError
 
 from .conftest import ROOT

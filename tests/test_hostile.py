@@ -20,14 +20,14 @@ import clingo
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import cache, engine, facts, incident, registry, ruling
+from adjudicator.core import cache, engine, facts, incident, registry, ruling
 from adjudicator.cli import main
 from adjudicator.errors import InputError, TimeLimit
 
 from .conftest import ROOT
 
 CASE = os.path.join(ROOT, "cases", "whist", "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
-PACKAGE = os.path.dirname(os.path.abspath(engine.__file__))
+PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(engine.__file__)))     # adjudicator/
 RULES = os.path.realpath(registry.rules_dir())
 
 
@@ -316,7 +316,7 @@ def test_an_input_cannot_add_a_rule():
 def test_nothing_is_read_but_the_incident_and_the_package(tmp_path, monkeypatch):
     """Every file opened while an incident is read and ruled on: the incident, the package's own
     modules and rule files, and the code's rules and the games' table (rules/codes.yaml) as kept
-    in the cache folder (adjudicator/rulecache.py, registry.py). (Outside the tests: `strace -f -e
+    in the cache folder (adjudicator/core/rulecache.py, registry.py). (Outside the tests: `strace -f -e
     trace=openat adjudicator adjudicate FILE` shows the same, with Python's own start-up files.)"""
     p = tmp_path / "hostile.yaml"
     p.write_text(_play_incident(HOSTILE[:4]) + "  - look-at-trick: {by: E}\n", encoding="utf-8")
@@ -398,7 +398,7 @@ def _worst(kind):
     """An incident at the input limits that grounds slowest of those measured (see the report of
     issue 5): 100 events, plays interleaved with another kind, every optional field filled, holdings
     of 13 cards and four suits, all four hands given."""
-    from adjudicator import schema
+    from adjudicator.core import schema
     cards = [r + s for s in "SHDC" for r in "A K Q J 10 9 8 7 6 5 4 3 2".split()]
     seats = "WNES"
 
@@ -1166,7 +1166,7 @@ def test_a_value_is_quoted_as_yaml_writes_it_read_or_plain():
     """incident.shown, for every message: a value as written when read, a plain one (a
     possibility of an unknown fact, a list of them) as YAML writes it; a list of plain values
     failed (AttributeError), and None was quoted None."""
-    from adjudicator.incident import Y, shown
+    from adjudicator.core.incident import Y, shown
     assert [shown(v) for v in (None, True, False, "W", 3)] == ["~", "true", "false", "W", "3"]
     assert shown(["N", None, [True]]) == "[N, ~, [true]]" and shown({"u1": "W"}) == "{u1: W}"
     assert shown(Y(True, 1, 1, "yes")) == "yes" and shown(Y([Y(7, 1, 2, "007")], 1, 1)) == "[007]"
@@ -1175,7 +1175,7 @@ def test_a_value_is_quoted_as_yaml_writes_it_read_or_plain():
 def test_a_number_chosen_is_ascii_digits_within_its_range():
     """reading.chosen_number, read by every choice a user writes (ask, the opening, the quiz, the
     web interview, the API's limit, the quiz page's seed)."""
-    from adjudicator import reading
+    from adjudicator.core import reading
     assert reading.chosen_number("3", 1, 3) == 3 and reading.chosen_number("0", 0, 0) == 0
     assert reading.chosen_number("4", 1, 3) is None and reading.chosen_number("", 0, 9) is None
     for written in ("²", "١", "\U0001d7d1", "-1", "+1", " 1", "1.0", "9" * 5000):

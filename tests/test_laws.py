@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from adjudicator import laws, registry
+from adjudicator.lookup import laws
+from adjudicator.core import registry
 
 from .conftest import CASES, solved
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from adjudicator import laws
+from adjudicator.lookup import laws
 
 from .test_laws import _exercised_by_cases
 

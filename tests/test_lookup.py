@@ -9,7 +9,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator import laws, registry, render
+from adjudicator.lookup import laws
+from adjudicator.core import registry, render
 from adjudicator.cli import main
 
 from .conftest import ROOT

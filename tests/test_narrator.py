@@ -1,4 +1,4 @@
-"""The narrator (adjudicator/narrator.py): every incident told in words, with no holes."""
+"""The narrator (adjudicator/core/narrator.py): every incident told in words, with no holes."""
 from __future__ import annotations
 
 import json
@@ -7,9 +7,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import cases, incident, narrator, schema
+from adjudicator.core import cases, incident, narrator, schema
 from adjudicator.cli import main
-from adjudicator.incident import Event
+from adjudicator.core.incident import Event
 
 CASES = cases.find(["cases"])
 

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from adjudicator import engine, incident, ruling
+from adjudicator.core import engine, incident, ruling
 
 RANKS = [7, 8, 9, 10, 11, 12, 13, 14]
 SUITS = "SHDC"

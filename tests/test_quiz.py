@@ -1,4 +1,4 @@
-"""The law quiz (adjudicator/quiz.py, progress.py, `adjudicator quiz`): questions keyed by the
+"""The law quiz (adjudicator/study/quiz.py, progress.py, `adjudicator quiz`): questions keyed by the
 engine's ruling, graded against it, progress kept and never silently lost."""
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from adjudicator import compare, engine, incident, progress, quiz, registry, ruling
+from adjudicator.core import compare, engine, incident, registry, ruling
+from adjudicator.study import progress, quiz
 from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 

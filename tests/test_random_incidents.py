@@ -8,7 +8,7 @@ import string
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import engine, incident, registry, ruling, schema
+from adjudicator.core import engine, incident, registry, ruling, schema
 from adjudicator.errors import AdjudicatorError, InternalError
 
 SEATS = ["N", "E", "S", "W"]

@@ -1,4 +1,4 @@
-"""The rules kept between commands (adjudicator/rulecache.py): a one-shot ruling that selects its
+"""The rules kept between commands (adjudicator/core/rulecache.py): a one-shot ruling that selects its
 rules from the kept file gives the ruling the whole program gives; the file is made once, read
 after, made again when the rules change or it is damaged, and never needed."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 import pytest
 from clingo import ast
 
-from adjudicator import cache, engine, incident, registry, rulecache, ruling
+from adjudicator.core import cache, engine, incident, registry, rulecache, ruling
 from adjudicator.errors import AdjudicatorError
 
 from .conftest import CASES, ROOT

@@ -1,4 +1,4 @@
-"""The rule-file walker (adjudicator/rulefiles.py) against clingo's own parser: the files a code's
+"""The rule-file walker (adjudicator/core/rulefiles.py) against clingo's own parser: the files a code's
 entry file includes, the string constants (citations) its rules hold, and its statements."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import clingo
 import pytest
 from clingo import ast
 
-from adjudicator import engine, laws, registry, rulefiles
+from adjudicator.core import engine, registry, rulefiles
+from adjudicator.lookup import laws
 
 CODES = [c["code"] for c in registry.all_codes() if c.get("rules")]
 

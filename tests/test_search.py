@@ -8,7 +8,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator import laws, render, search
+from adjudicator.lookup import laws, search
+from adjudicator.core import render
 from adjudicator.cli import main
 
 from .test_lookup import fixture_rules  # noqa: F401 - a fixture used below
@@ -152,7 +153,7 @@ def test_search_errors_exit_2(args, expect):
 
 
 def test_every_question_reads_at_80_columns(conn):
-    from adjudicator import render
+    from adjudicator.core import render
     for q in QUESTIONS:
         out = render.search_text(search.search(q["q"], conn=conn))
         assert not render.too_wide(out, 80), q["q"]     # (a lone unbreakable word may be wider)

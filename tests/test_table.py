@@ -8,7 +8,7 @@ import os
 import clingo
 import pytest
 
-from adjudicator import facts, incident, registry
+from adjudicator.core import facts, incident, registry
 from adjudicator.errors import InputError
 
 SEATS_LP = os.path.join(registry.rules_dir(), "common", "seats.lp")
@@ -71,7 +71,7 @@ def test_a_hand_has_the_tricks_its_game_states():
     file writes the number, and every game whose rules read it states it."""
     import re
 
-    from adjudicator import rulefiles
+    from adjudicator.core import rulefiles
     written = re.compile(r"\b(cards|tricks)_in_hand\(\s*\d")
     for name in sorted(os.listdir(os.path.join(registry.rules_dir(), "common"))):
         path = os.path.join(registry.rules_dir(), "common", name)

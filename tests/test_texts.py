@@ -93,7 +93,7 @@ CONDITIONAL = [p for p in CASES if "\nunknown:" in open(p, encoding="utf-8").rea
 
 @pytest.mark.parametrize("path", CONDITIONAL, ids=lambda p: p.split("cases/")[-1])
 def test_every_text_of_a_conditional_ruling_reads_as_a_sentence(path):
-    """A ruling on facts not known (adjudicator/unknowns.py) is built apart from a plain one: its
+    """A ruling on facts not known (adjudicator/core/unknowns.py) is built apart from a plain one: its
     branches once printed `none(revoke(2,E,12))` where the plain ruling said who revoked."""
     import json
     from click.testing import CliRunner
@@ -109,7 +109,7 @@ def test_every_text_of_a_case_reads_as_a_sentence(path):
     s = solved(path)
     bad = faults(s.result) + faults(s.problems or []) + faults(s.error or "") + self_cited(s.result)
     if s.result:        # and as printed: no rule term in any line (a choice's id printed as "(choice
-        from adjudicator import render      # b24(lead-out-of-turn(1,E,1,W)))", once)
+        from adjudicator.core import render      # b24(lead-out-of-turn(1,E,1,W)))", once)
         bad += [f"printed: {line}" for line in render.ruling_text(s.result, {}).splitlines()
                 if RAW_TERM.search(line)]
     assert not bad, "\n".join(bad)
@@ -118,7 +118,7 @@ def test_every_text_of_a_case_reads_as_a_sentence(path):
 def test_a_ruling_given_two_sentences_by_the_rules_is_a_fault_said_not_a_sentence_picked():
     """Which of two texts a ruling printed once hung on the order clingo lists atoms in."""
     from clingo import Function, Number, String
-    from adjudicator import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     from adjudicator.errors import InternalError
     inc = incident.parse("game: whist\ndealer: S\nevents:\n  - lead: {by: N, card: KS}\n", "two.yaml")
     offence = Function("revoke", [Number(2), Function("e"), Number(12)])

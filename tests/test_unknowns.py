@@ -16,7 +16,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from adjudicator import engine, incident, ruling, unknowns
+from adjudicator.core import engine, incident, ruling, unknowns
 from adjudicator.cli import main
 from adjudicator.errors import InconsistentIncident
 
@@ -199,7 +199,7 @@ def _bundled_with_unknowns(seed: int, count: int):
     """Bundled cases (fixed seed) made incomplete: two neighbouring events' order, and a fact
     the account leaves unsaid (ask.candidates), both unknown."""
     import random
-    from adjudicator import ask
+    from adjudicator.interview import ask
     rng = random.Random(seed)
     paths = sorted(p for p in glob.glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True)
                    if "unknown-" not in os.path.basename(p))

@@ -14,8 +14,8 @@ import warnings
 
 import pytest
 
-from adjudicator import engine
-from adjudicator.incident import MAX_BYTES
+from adjudicator.core import engine
+from adjudicator.core.incident import MAX_BYTES
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -117,7 +117,7 @@ def test_a_request_the_page_cannot_answer_is_refused_saying_why(client, url, sta
 
 def test_a_negative_seed_draws_what_the_command_draws_with_it(client):
     """`/quiz?seed=S` draws what `quiz -n 1 --seed S` draws: a negative S too (it was refused)."""
-    from adjudicator import quiz
+    from adjudicator.study import quiz
     r = client.get("/quiz", params={"seed": "-5"})
     assert r.status_code == 200
     q = quiz.draw(1, seed=-5)[0]
@@ -148,7 +148,7 @@ def test_a_quiz_question_id_outside_the_bank_is_refused(client, qid):
 
 
 def test_a_long_quiz_answer_is_quoted_short_as_the_terminal_quotes_it(client):
-    from adjudicator import quiz
+    from adjudicator.study import quiz
     q = quiz.draw(1, seed=2)[0]
     r = client.post("/quiz", data={"qid": quiz_token(q.qid), "answer": "w" * 200_000})
     assert r.status_code == 400
@@ -162,7 +162,7 @@ def test_a_progress_file_with_a_row_it_cannot_read_is_kept_aside_by_the_web_quiz
         client, tmp_path, monkeypatch, damage, url):
     import sqlite3
 
-    from adjudicator import progress, quiz
+    from adjudicator.study import progress, quiz
     monkeypatch.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path))
     store = progress.Store()
     store.record(quiz.draw(1, seed=5)[0], False, "a")

@@ -276,7 +276,7 @@ def test_review_asks_a_question_missed(client, tmp_path, monkeypatch):
     assert "Nothing to review" in client.get("/quiz", params={"review": "1"}).text
     rc, out = cli("quiz", "-n", "1", "--seed", "5", "--json")
     q = json.loads(out)["questions"][0]
-    from adjudicator import quiz
+    from adjudicator.study import quiz
     question = quiz.Question(**q)
     wrong = next(a for a in ["a", "b", "c", "d", "nobody", "N, E, S, W", "1"]
                  if quiz.grade(question, a).understood and not quiz.grade(question, a).right)
@@ -287,7 +287,7 @@ def test_review_asks_a_question_missed(client, tmp_path, monkeypatch):
 
 
 def test_the_incident_format_is_on_the_page(client):
-    from adjudicator import schema
+    from adjudicator.core import schema
     r = client.get("/events")
     for name in schema.EVENTS:
         assert f'href="/events/{name}"' in r.text
@@ -299,7 +299,7 @@ def test_the_incident_format_is_on_the_page(client):
     assert html.escape(ev.example, quote=False) in r.text or ev.example in html.unescape(r.text)
     # the laws that read it, for every code whose rules do, as `adjudicator events NAME` lists them
     # (the page listed the American code's alone, from a list kept by hand)
-    from adjudicator import laws
+    from adjudicator.lookup import laws
     by_code = laws.event_laws("bet")
     assert by_code and "american-1893" not in by_code
     page = client.get("/events/bet").text

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 def create_app():
-    from .app import create_app as make
+    from adjudicator.web.app import create_app as make
     return make()
 
 
@@ -26,15 +26,15 @@ def request_seconds() -> float:
     left the slow-client guard silently at its default or off."""
     import os
 
-    from ..engine import seconds_setting      # (as the ruling's time limit is read)
+    from adjudicator.core.engine import seconds_setting      # (as the ruling's time limit is read)
     raw = os.environ.get(REQUEST_SECONDS_VARIABLE)
     if raw is None:
         return REQUEST_SECONDS
     seconds = seconds_setting(raw)
     if seconds is not None:
         return seconds
-    from ..errors import UsageError
-    from ..incident import shown
+    from adjudicator.errors import UsageError
+    from adjudicator.core.incident import shown
     raise UsageError(f"{REQUEST_SECONDS_VARIABLE} is '{shown(raw)}', which is not a number of seconds",
                      hint="set it to a number of seconds above 0 and at most 86400 (e.g. 30), or unset it")
 
@@ -42,7 +42,7 @@ def request_seconds() -> float:
 def check_settings() -> None:
     """The settings the server reads, refused before it listens (exit 2, saying what was set) rather
     than each request answered 400 or 408 for the server's own setting."""
-    from .. import engine
+    from adjudicator.core import engine
     request_seconds()
     if engine.DEFAULT_TIMEOUT is None:          # ADJUDICATOR_TIME_LIMIT is not a time limit
         raise engine.time_limit_error()

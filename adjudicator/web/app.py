@@ -18,10 +18,10 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..incident import MAX_BYTES
-from ..render import NONE_REMEDIES, alternatives, status_sentence
-from . import examples, service
-from .service import Refusal
+from adjudicator.core.incident import MAX_BYTES
+from adjudicator.core.render import NONE_REMEDIES, alternatives, status_sentence
+from adjudicator.web import examples, service
+from adjudicator.web.service import Refusal
 
 FORM_ENVELOPE = 64 * 1024   # a form's own bytes around the incident (boundaries, other fields)
 
@@ -31,7 +31,7 @@ env = Environment(loader=PackageLoader("adjudicator.web", "templates"), autoesca
 
 def _seat_word() -> dict[str, str]:
     """Every seat's word, from the games' tables (rules/codes.yaml)."""
-    from . import builder
+    from adjudicator.interview import builder
     return dict(builder.seat_words())
 
 
@@ -64,7 +64,7 @@ def _law_url(code: str, ident: str) -> str:
 
 def _turning_laws(tree) -> list[str]:
     """The laws whose rulings differ between the branches (as unknowns.text says them)."""
-    from ..unknowns import _all_laws
+    from adjudicator.core.unknowns import _all_laws
     return _all_laws(tree) if tree else []
 
 
@@ -76,7 +76,8 @@ env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_tu
 
 def page(name: str, status: int = 200, **context) -> HTMLResponse:
     if name == "quiz.html":         # its filters: the codes that rule, the topics of the concordance
-        from .. import laws, registry
+        from adjudicator.lookup import laws
+        from adjudicator.core import registry
         context.setdefault("quiz_codes", [c["code"] for c in registry.all_codes() if registry.encoded(c["code"])])
         context.setdefault("quiz_topics", laws.topic_list())
     return HTMLResponse(env.get_template(name).render(**context), status_code=status)
@@ -155,7 +156,7 @@ async def _form(request: Request, raw: tuple[str, ...] = (), **limits):
         try:
             value.decode("utf-8")
         except UnicodeDecodeError as e:
-            from ..incident import shown
+            from adjudicator.core.incident import shown
             raise FormNotUtf8(f"the field '{shown(field)}' is not UTF-8 text (byte 0x{value[e.start]:02x})") from None
     fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     return form, fields, kept
@@ -207,7 +208,7 @@ def _example(request: Request):
 
 
 def _no_example(request: Request):
-    from ..incident import shown
+    from adjudicator.core.incident import shown
     return _refusal(404, "No such example", f"there is no example '{shown(request.query_params['example'])}'",
                     "the examples: " + ", ".join(k for k, _ in examples.NAMES))
 
@@ -280,8 +281,8 @@ async def ask_step(request: Request):
 
 
 async def build_page(request: Request):
-    from . import builder
-    from ..incident import MAX_NAME
+    from adjudicator.interview import builder
+    from adjudicator.core.incident import MAX_NAME
     common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
               "max_name": MAX_NAME,
               "seat_words": builder.seat_words(), "groups": builder.event_groups()}
@@ -321,8 +322,8 @@ async def build_page(request: Request):
 def _carried(text: str) -> dict:
     """The incident the builder's page carries, read as the command reads it (builder.values: a
     player named `Off` stays Off); {} for none, or for one the reader refuses (the step said why)."""
-    from ..errors import InputError
-    from . import builder
+    from adjudicator.errors import InputError
+    from adjudicator.interview import builder
     try:
         data = builder.values(text) if text else None
     except InputError:
@@ -332,13 +333,13 @@ def _carried(text: str) -> dict:
 
 def _for_game(common: dict, text: str) -> dict:
     """The builder's page for the incident it carries: only the events its game's incidents hold."""
-    from . import builder
+    from adjudicator.interview import builder
     game = _carried(text).get("game")
     return {**common, "groups": builder.event_groups(game if isinstance(game, str) else None)}
 
 
 def _event_doc(name: str) -> str:
-    from .. import schema
+    from adjudicator.core import schema
     ev = schema.EVENTS.get(name)
     return ev.doc if ev else ""
 
@@ -350,8 +351,8 @@ def _players(text: str) -> dict:
 
 async def events_page(request: Request):
     """The incident format (`adjudicator events [NAME]`), from schema.py's one definition."""
-    from .. import schema
-    from . import builder
+    from adjudicator.core import schema
+    from adjudicator.interview import builder
     name = request.path_params.get("name")
     if name is None:
         return page("events.html", title="The incident format", event=None, keys=schema.TOP,
@@ -359,7 +360,7 @@ async def events_page(request: Request):
     ev = schema.EVENTS.get(name.strip().lower())
     if ev is None:
         return _refusal(404, "No such event", f"no event '{name[:40]}'", "the events are listed on /events")
-    from .. import laws          # (the laws of every code whose rules read it: as `adjudicator events NAME`)
+    from adjudicator.lookup import laws          # (the laws of every code whose rules read it: as `adjudicator events NAME`)
     return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES,
                 event_laws=laws.event_laws(ev.name), no_laws_read=laws.NO_LAWS_READ)
 
@@ -397,7 +398,7 @@ async def law_page(request: Request):
 
 
 def _title(code: str) -> str:
-    from .. import registry
+    from adjudicator.core import registry
     return registry.code_info(code)["title"]
 
 
@@ -463,9 +464,9 @@ async def quiz_page(request: Request):
     code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
     seed_text = p.get("seed", "").strip()
     digits = seed_text[1:] if seed_text.startswith("-") else seed_text     # (`quiz --seed -5` draws too)
-    from .. import reading
+    from adjudicator.core import reading
     if seed_text and reading.chosen_number(digits, 0, 999_999_999) is None:
-        from ..incident import shown
+        from adjudicator.core.incident import shown
         return _refusal(400, "Quiz", f"the seed '{shown(seed_text)}' is not a question's number",
                         "leave the seed out for a new question, or give the number (up to nine digits) "
                         "shown beneath one")
@@ -495,8 +496,8 @@ def _quiz_filter_words(error: dict, code: str, topic: str) -> dict:
     """A refusal of the quiz's filters in the page's words: the command names its options
     (`--topic 渡: no topic '渡'`, `--code C: ...`), which the page has not; the page has its lists
     'Only the code' and 'Only the topic'."""
-    from ..errors import safe
-    from ..reading import QUOTE
+    from adjudicator.errors import safe
+    from adjudicator.core.reading import QUOTE
     message, hint = error.get("message", ""), error.get("hint") or ""
     for flag, field, given, listed in (("--topic", "topic", topic, "the list 'Only the topic' below (or the Topics page)"),
                                        ("--code", "code", code, "the list 'Only the code' below")):
@@ -515,7 +516,7 @@ def _quiz_filter_words(error: dict, code: str, topic: str) -> dict:
 async def quiz_answer(request: Request):
     from starlette.exceptions import HTTPException
 
-    from .. import quiz
+    from adjudicator.study import quiz
     try:
         form, _, _ = await _form(request, max_files=0, max_fields=10)
     except (HTTPException, FormNotUtf8) as e:
@@ -605,11 +606,11 @@ async def api_law(request: Request):
 async def api_search(request: Request):
     p = request.query_params
     limit_text = p.get("limit", "10")
-    from .. import reading
+    from adjudicator.core import reading
     limit = reading.chosen_number(limit_text, 1, 500)
     if limit is None:        # (the command's --limit, said in the API's words)
-        from ..errors import InputError
-        from ..incident import shown
+        from adjudicator.errors import InputError
+        from adjudicator.core.incident import shown
         bad = InputError(f"limit is '{shown(limit_text)}', not a number of results from 1 to 500",
                          file="/api/search", hint="give limit as a whole number from 1 to 500")
         return _json(service._refuse(bad).payload, 400)
@@ -657,7 +658,7 @@ async def api_not_found(request: Request):
 
 
 async def not_found(request: Request, exc):
-    from ..incident import shown
+    from adjudicator.core.incident import shown
     if request.url.path.startswith("/api/") or request.url.path == "/api":
         status = getattr(exc, "status_code", 404)
         path = request.url.path
@@ -752,7 +753,7 @@ class Guard:
         - a body in a Content-Encoding (gzip): read as its compressed bytes (415)."""
         from urllib.parse import unquote_to_bytes
 
-        from ..incident import shown
+        from adjudicator.core.incident import shown
         raw = scope.get("raw_path") or scope.get("path", "").encode("utf-8", "surrogateescape")
         try:
             unquote_to_bytes(raw).decode("utf-8")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from .. import reading
-from ..errors import AdjudicatorError, InputError, TimeLimit, safe
+from adjudicator.core import reading
+from adjudicator.errors import AdjudicatorError, InputError, TimeLimit, safe
 
 ENGINE = threading.Lock()
 STDIN = "-"          # the incident comes as standard input's bytes do: there is no file
@@ -47,7 +47,7 @@ class Refusal(Exception):
 
 
 def _error_json(err: BaseException) -> dict:
-    from ..cli import _error_json as cli_error_json
+    from adjudicator.cli import _error_json as cli_error_json
     if isinstance(err, AdjudicatorError):
         return cli_error_json(err)
     # as the command's --json says it (cli._fail): the kind of fault, never its details
@@ -75,7 +75,7 @@ def _guarded(fn, *args):
 def adjudicate(data: bytes) -> dict:
     """`adjudicator adjudicate - --json` on these bytes: the ruling (or the conditional ruling
     on an incident with facts not known), with the story."""
-    from .. import cli
+    from adjudicator import cli
 
     def go():
         out, err, code, result = cli._adjudicate_one((STDIN, data, True, False, False, False))
@@ -90,14 +90,15 @@ def adjudicate(data: bytes) -> dict:
 def incident_of(data: bytes):
     """The incident read from these bytes (its players' names, for the text as the terminal
     shows it); the caller has had its ruling already, so it reads."""
-    from .. import incident
+    from adjudicator.core import incident
     with ENGINE:
         return incident.load(STDIN, data)
 
 
 def terminal_text(result: dict, data: bytes) -> str:
     """The ruling as `adjudicator adjudicate -` prints it, story first."""
-    from .. import cli, render, unknowns
+    from adjudicator import cli
+    from adjudicator.core import render, unknowns
     inc = incident_of(data)
     if "unknowns" in result:
         return cli._story_above(result, unknowns.text(result, inc.players))
@@ -106,7 +107,7 @@ def terminal_text(result: dict, data: bytes) -> str:
 
 def compare(data: bytes, codes: str | None) -> dict:
     """`adjudicator compare - [--codes CODES] --json`."""
-    from .. import compare as cmp
+    from adjudicator.core import compare as cmp
 
     def go():
         result = cmp.compare(STDIN, cmp.wanted(codes, STDIN, data), data)
@@ -117,14 +118,15 @@ def compare(data: bytes, codes: str | None) -> dict:
 
 def law(code_or_game: str, number: str) -> dict:
     """`adjudicator law CODE NUMBER --json` (laws.Answer, the command's own)."""
-    from .. import laws
+    from adjudicator.lookup import laws
     return _guarded(lambda: laws.Answer(code_or_game, number).data())
 
 
 def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
     """`adjudicator search WORDS [--code CODE] [--limit N] --json`."""
-    from .. import laws, registry
-    from .. import search as searching
+    from adjudicator.lookup import laws
+    from adjudicator.core import registry
+    from adjudicator.lookup import search as searching
 
     def go():
         if not words.split():
@@ -148,7 +150,7 @@ def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
 
 def topic(name: str | None) -> dict | list:
     """`adjudicator topic [NAME] --json`."""
-    from .. import laws
+    from adjudicator.lookup import laws
 
     def go():
         if name is None:        # (a name of spaces is a name, refused as the command refuses it)
@@ -159,7 +161,7 @@ def topic(name: str | None) -> dict | list:
 
 def codes() -> list[dict]:
     """`adjudicator codes --json`."""
-    from .. import registry
+    from adjudicator.core import registry
 
     def go():
         rows = []
@@ -174,7 +176,7 @@ def codes() -> list[dict]:
 
 def law_words(code: str, ident: str) -> str:
     """The words of a law (its clause, its exception), as the quiz shows them after an answer."""
-    from .. import quiz
+    from adjudicator.study import quiz
     # read while a page is drawn, so without the engine's lock: the law books are files read once
     # (functools.cache) and never changed, and reading them runs no rule
     try:
@@ -215,7 +217,7 @@ def _in_events(inc):
     never saw. "(event 2, line 15)" reads "(the 2nd event: Brown renounces with the three of clubs)"."""
     import re
 
-    from .. import narrator
+    from adjudicator.core import narrator
     teller = narrator.Narrator(inc)
     teller.setting()
     told = [teller.event(ev).rstrip(".") for ev in inc.events]       # (in order: a deal says who deals on)
@@ -244,7 +246,7 @@ def interview(data: bytes, answers: list[str]) -> dict:
     """
     import yaml
 
-    from .. import ask
+    from adjudicator.interview import ask
 
     def go():
         iv = ask.Interview(STDIN, data)
@@ -266,7 +268,7 @@ def interview(data: bytes, answers: list[str]) -> dict:
         if q is not None:
             ui, laws = q
             u = iv.space.unknowns[ui]
-            from .. import narrator
+            from adjudicator.core import narrator
             return {"game": iv.inc.game, "asked": asked, "incident": None, "story": narrator.tell(iv.inc),
                     "question": {"unknown": ui, "text": said(u.question), "laws": laws, "code": iv.inc.code,
                                  "alternatives": [a.label for a in u.alternatives]}}
@@ -283,7 +285,7 @@ def _bank() -> tuple[str, set[str]]:
     is looked for only among these, never opened as a path."""
     import os
 
-    from .. import quiz
+    from adjudicator.study import quiz
     root = quiz.bank_dir()
     return root, {os.path.relpath(p, root).replace(os.sep, "/") for p in quiz.case_files(root)}
 
@@ -299,7 +301,8 @@ def _bank_cached() -> tuple[str, set[str]]:
 
 def quiz_draw(seed: int, code: str | None = None, topic: str | None = None):
     """One question, as `adjudicator quiz -n 1 --seed SEED [--code C] [--topic T]` draws it."""
-    from .. import quiz, registry
+    from adjudicator.study import quiz
+    from adjudicator.core import registry
 
     def go():
         c = registry.resolve_code(code, "adjudicator quiz --code") if code else None
@@ -316,7 +319,7 @@ def quiz_review():
     """The first question to review (missed, then due), as `adjudicator quiz --review` asks them,
     or None when there is nothing to review; with the notices of opening the progress file (a
     damaged one kept aside)."""
-    from .. import progress, quiz
+    from adjudicator.study import progress, quiz
 
     def go():
         store = progress.Store()
@@ -344,7 +347,7 @@ def quiz_token(qid: str) -> str:
 def quiz_question(token: str):
     """The question a page's token names, if the bank has it today: its case is looked for among
     the bank's case files by the hash, never opened from the request's words."""
-    from .. import quiz
+    from adjudicator.study import quiz
 
     def go():
         root, cases = _bank_cached()
@@ -395,7 +398,7 @@ def quiz_answer(q, said: str, once: str = "") -> dict:
     against, and whether it was counted now (False: sent again, counted when first sent)."""
     import os
 
-    from .. import progress, quiz
+    from adjudicator.study import progress, quiz
 
     def go():
         g = quiz.grade(q, said)
@@ -419,7 +422,7 @@ def quiz_answer(q, said: str, once: str = "") -> dict:
 
 def quiz_stats() -> tuple[dict, str, list[str]]:
     """`adjudicator quiz stats --json`, with the progress file's place and any notice."""
-    from .. import progress
+    from adjudicator.study import progress
 
     def go():
         store = progress.Store()
@@ -432,7 +435,7 @@ def quiz_stats() -> tuple[dict, str, list[str]]:
 
 def too_large() -> Refusal:
     """The refusal of an incident over the size limit, as `adjudicator adjudicate -` words it."""
-    from .. import incident
+    from adjudicator.core import incident
     try:
         incident.read_source(STDIN, bytes(incident.MAX_BYTES + 1))
     except AdjudicatorError as e:
@@ -446,8 +449,8 @@ def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
     """One step of the builder (web/builder.py) on the incident carried by the page: its YAML
     after the step, and what happened so far told in words (None before the first event). The
     command's reader checks every step: a mistake is refused with its line and fix."""
-    from .. import incident, narrator
-    from . import builder
+    from adjudicator.core import incident, narrator
+    from adjudicator.interview import builder
 
     def go():
         if step == "table":
@@ -470,7 +473,7 @@ def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
 
 def build_fields(name: str, text: str = "") -> list[dict]:
     """The fields of an event for the incident the page carries (its game's seats and events)."""
-    from . import builder
+    from adjudicator.interview import builder
 
     def go():
         game = builder.load(text).get("game", "whist") if text else "whist"

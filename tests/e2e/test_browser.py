@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from adjudicator import quiz
+from adjudicator.study import quiz
 from tests.e2e.conftest import WIDTHS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -142,7 +142,7 @@ def test_a_law_search(page, shots):
 def _letters_right_and_wrong(key: dict) -> tuple[str, str]:
     """The letter of the option the key makes right, and of one it makes wrong, as the terminal's
     quiz grades them (the same grader, on the question the command drew)."""
-    from adjudicator import quiz
+    from adjudicator.study import quiz
     q = quiz.Question(**key)
     graded = {letter: quiz.grade(q, letter).right for letter in "abcdefgh"[:len(key["options"])]}
     right = [k for k, v in graded.items() if v]

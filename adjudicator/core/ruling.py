@@ -10,10 +10,10 @@ from collections import defaultdict
 
 from clingo import Symbol, SymbolType
 
-from . import registry
-from .engine import Solution
-from .errors import InconsistentIncident, InputError
-from .incident import Incident
+from adjudicator.core import registry
+from adjudicator.core.engine import Solution
+from adjudicator.errors import InconsistentIncident, InputError
+from adjudicator.core.incident import Incident
 
 RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
 SUIT_MARK = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
@@ -150,7 +150,7 @@ def _only(attrs: dict, pred: str, r) -> Symbol | None:
     term, `none(revoke(2,E,12))`, for its offence's sentence): a fault in the rules, said as one."""
     values = {row[0] for row in attrs[pred]}
     if len(values) > 1:
-        from .errors import InternalError
+        from adjudicator.errors import InternalError
         raise InternalError(f"the rules give ruling {r} more than one {pred}",
                             ", ".join(sorted(map(str, values))))
     return next(iter(values), None)
@@ -170,7 +170,7 @@ def build(inc: Incident, sol: Solution) -> dict:
         for args in sol.get(pred):
             by[args[0]][pred].append(args[1:])
 
-    from .narrator import capital, names_of
+    from adjudicator.core.narrator import capital, names_of
     names = names_of(inc)
     rulings = []
     for r, kind in sol.get("ruling"):

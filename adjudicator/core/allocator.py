@@ -35,6 +35,10 @@ from __future__ import annotations
 import os
 import sys
 
+# Set by the console script (cli.entry), which ends the process with os._exit once its output is
+# flushed: what is still held then need not be freed (engine.solve keeps its last program).
+leaves_with_exit = False
+
 VARIABLE = "ADJUDICATOR_MALLOC"          # "system": keep the C library's malloc
 # From this many files on, `adjudicate` and `check` start again with jemalloc. A second start costs
 # some 0.1 s; `check` on 16 of the bundled cases took 0.80-0.95 s with jemalloc against 1.31-1.45 s
@@ -112,7 +116,7 @@ def in_use() -> str:
 
 def one_arena() -> bool:
     """Have every thread allocate from the process's main arena of the C library's malloc (glibc's
-    `mallopt(M_ARENA_MAX, 1)`: adjudicator/engine.py says why); whether it was set. Called through
+    `mallopt(M_ARENA_MAX, 1)`: adjudicator/core/engine.py says why); whether it was set. Called through
     _ctypes, as give_clingo_mimalloc is: ctypes' Python layer cost every command 1 ms for this one
     call. Elsewhere than glibc (macOS, musl: no mallopt) nothing is done."""
     try:
@@ -147,8 +151,8 @@ def setting() -> str:
     if value in ("", "system", "jemalloc"):
         return value
     raw = os.environ.get(VARIABLE, "")
-    from .errors import UsageError
-    from .incident import shown
+    from adjudicator.errors import UsageError
+    from adjudicator.core.incident import shown
     raise UsageError(f"{VARIABLE} is '{shown(raw)}', which is no allocator this command knows",
                      hint="set it to `system` to keep the C library's malloc, or to `jemalloc` (or unset it) "
                           "for jemalloc where the machine has it")
@@ -201,7 +205,7 @@ def restart_with_jemalloc(argv: list[str]) -> None:
 # of each generation before the next older one is). Python's own first threshold, 700, is reached
 # about once a ruling; each time, the ruling's objects still alive are moved a generation up, and
 # every so often the whole heap (the rules' parsed statements, the selection's kept answers:
-# adjudicator/relevance.py) is looked through, 90-140 ms at a time in a process that has ruled a
+# adjudicator/core/relevance.py) is looked through, 90-140 ms at a time in a process that has ruled a
 # few hundred incidents. With 10,000 that whole look did not come in 570 rulings, and the
 # collector's time fell from 4% of the rulings' to 1% (benchmarks/README.md).
 COLLECTOR_THRESHOLDS = (10_000, 10, 10)

@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 
-from .errors import safe
+from adjudicator.errors import safe
 
 SCHEMA_VERSION = 1
 ENV = "ADJUDICATOR_DATA_DIR"
@@ -121,7 +121,7 @@ class Store:
         self.path = path or os.path.join(data_dir(), FILE)
         self.notices: list[str] = []
         folder = os.path.dirname(self.path) or "."
-        from .errors import UsageError
+        from adjudicator.errors import UsageError
         try:
             os.makedirs(folder, exist_ok=True)
         except OSError as e:
@@ -151,7 +151,7 @@ class Store:
             self.db = self._open()
 
     def _in_use(self, e: Exception):
-        from .errors import UsageError
+        from adjudicator.errors import UsageError
         return UsageError(f"the progress file {safe(self.path)} is in use by another program ({safe(e, 120)}); "
                           "it is left as it is",
                           hint="let the other program (another quiz, the web page's quiz) finish with it, "
@@ -161,7 +161,7 @@ class Store:
         """The error to raise when the file, once opened, cannot be read or written."""
         if _busy(e):
             return self._in_use(e)
-        from .errors import UsageError
+        from adjudicator.errors import UsageError
         return UsageError(f"the progress file {safe(self.path)} cannot be used ({safe(e, 120)})",
                           hint=f"free some space or make the file writable, or set {ENV} to a folder you can write to")
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from . import registry, schema
-from .errors import INVISIBLE, InputError, safe
+from adjudicator.core import registry, schema
+from adjudicator.errors import INVISIBLE, InputError, safe
 
 MAX_BYTES = 1_000_000          # an incident is a page of text; refuse anything far larger
 MAX_DEPTH = 12                 # incidents nest four or five levels deep (case files seven)
@@ -485,7 +485,7 @@ def _path_named(path: str) -> str:
     """A path as a refusal to open it names it: whole up to PATH_SHOWN characters, else by its end
     (the file's own name; reading.path_shown), made safe; quoted when spaces at an end would not
     show."""
-    from .reading import path_shown
+    from adjudicator.core.reading import path_shown
     shown = path_shown(path, PATH_SHOWN)
     return shown if path == path.strip() else f"'{shown}'"
 
@@ -499,7 +499,7 @@ def _read_file(path: str, name: str) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         if os.path.islink(path):        # (`ls` lists it: "no such file" would contradict it)
-            from .reading import path_shown
+            from adjudicator.core.reading import path_shown
             raise InputError(f"this is a link to '{path_shown(os.readlink(path), 60)}', which does not exist", name,
                              hint="give the path of the incident file itself, or mend the link")
         raise InputError("no such file", name, hint="check the path (or give '-' to read standard input)")
@@ -1288,7 +1288,7 @@ def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
 
 # Fields of an event that one game's laws give it and no other's: (event, field) -> (the game, its
 # law). Written in another game's incident they are refused; an interview never asks them there, nor
-# may an incident leave them `unknown` (adjudicator/ask.py, adjudicator/unknowns.py).
+# may an incident leave them `unknown` (adjudicator/interview/ask.py, adjudicator/core/unknowns.py).
 # Each: (the game, its law, how another game's incident tells it, the fix).
 GAME_ONLY_FIELDS = {("deal", "out-of-turn"): ("piquet", "law 16", "a deal out of turn is told by who dealt",
                                               "write `deal: {by: SEAT}` with the seat that dealt; the dealer's "

@@ -20,8 +20,8 @@ from typing import Callable, TextIO
 
 import yaml
 
-from . import cases, incident, reading, render, ruling, schema, unknowns
-from .errors import InconsistentIncident, InputError, safe
+from adjudicator.core import cases, incident, reading, render, ruling, schema, unknowns
+from adjudicator.errors import InconsistentIncident, InputError, safe
 
 DONT_KNOW = ("?", "0", "d", "dk", "don't know", "dont know", "i don't know", "i dont know", "unknown", "")
 
@@ -100,7 +100,7 @@ class Interview:
         if not told_unknowns:
             # An account that contradicts itself is refused before any question, as adjudicate
             # refuses it (its message, the user's file and lines), not after an interview on it.
-            from . import engine
+            from adjudicator.core import engine
             ruling.build(inc, engine.solve(inc))
             found = candidates(inc)
             if found:
@@ -236,7 +236,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     the bound of reading.read_answer; `echo` repeats each answer read (from a file or a pipe, which
     the terminal does not show); `on_saved(file)` is told once the incident is saved, so that an
     output failing after it (a full disk, a reader gone) is said with the file saved."""
-    from .opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
+    from adjudicator.interview.opening import AGAIN, Prompt   # the same prompt as the opening's (it echoes an answer escaped)
     iv = Interview(path, incident.read_stdin() if path == "-" else None)   # '-': the answers come from --answers
     target = save if save is not None else _default_save(iv.path)    # (`--save ''` is refused, not the default)
     check_save(target)      # before any question, not after the interview
@@ -281,7 +281,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
             result = unknowns.conditional(saved)
             told = unknowns.text(result, saved.players)
         else:
-            from . import engine, narrator
+            from adjudicator.core import engine, narrator
             result = ruling.build(saved, engine.solve(saved))
             told = render.ruling_text(result, saved.players)
             result["story"] = narrator.tell(saved)     # as `adjudicate --json` gives it
@@ -304,7 +304,7 @@ def _default_save(path: str) -> str:
 def run_from_game(game: str, words: str, save: str | None, read: Callable[[], str | None], out: TextIO,
                   echo: bool = False, on_saved: Callable[[str], None] | None = None) -> dict:
     """Build the incident from the game and a few words (opening.py), save it, and interview on it."""
-    from . import opening
+    from adjudicator.interview import opening
     target = save if save is not None else "incident-answered.yaml"
     check_save(target)     # before any question
     p = opening.Prompt(read, out, echo)

@@ -9,7 +9,7 @@ so the answer key is the same rules that settle real disputes. Kinds of question
     who-not   who may not exact it (the reasons are the explanation)     free answer: a set of seats
     law       which law decides                                          choice of neighbouring laws, or a number
     status    whether the right is open, not yet open, exacted, or follows of itself
-    compare   whether two codes of the game rule alike on the incident   yes / no (adjudicator/compare.py)
+    compare   whether two codes of the game rule alike on the incident   yes / no (adjudicator/core/compare.py)
 
 Distractors come from the engine's vocabulary (rules/remedies.yaml, the seats, the code's law
 numbers next to the right one) and are drawn with a random.Random seeded by the quiz seed and the
@@ -22,10 +22,11 @@ import random
 import re
 from dataclasses import asdict, dataclass, field
 
-from . import laws, reading, registry
-from .errors import AdjudicatorError, InputError, safe
-from .reading import MAX_ANSWER, MAX_LINE, MAX_TRIES, QUOTE, LongAnswer, read_answer  # noqa: F401 (quiz.X as before)
-from .reading import too_long as _too_long
+from adjudicator.lookup import laws
+from adjudicator.core import reading, registry
+from adjudicator.errors import AdjudicatorError, InputError, safe
+from adjudicator.core.reading import MAX_ANSWER, MAX_LINE, MAX_TRIES, QUOTE, LongAnswer, read_answer  # noqa: F401 (quiz.X as before)
+from adjudicator.core.reading import too_long as _too_long
 
 NONE_REMEDIES = ("no-penalty", "no-remedy")
 STATUS_CHOICES = {
@@ -70,7 +71,7 @@ class Question:
 
 def bank_dir() -> str:
     """The bundled cases: the checkout's cases/ (the package ships no copy of them)."""
-    from . import laws
+    from adjudicator.lookup import laws
     d = laws.cases_dir()
     if not d:
         raise InputError("no case files found to draw questions from", file="adjudicator quiz",
@@ -85,7 +86,7 @@ _RULINGS: dict[tuple[str, str], dict | None] = {}
 def ruling_of(path: str, code: str | None = None) -> dict | None:
     """The engine's ruling on a case's incident (under `code`, else its own), solved once per run;
     None when the engine refuses the incident."""
-    from . import engine, incident, ruling
+    from adjudicator.core import engine, incident, ruling
     inc = None if code else incident.load(path)
     key = (os.path.abspath(path), code or inc.code)
     if key not in _RULINGS:
@@ -109,12 +110,12 @@ def case_files(root: str | None = None) -> list[str]:
     refuses (a FIFO or a link to /dev/zero named .yaml, a malformed incident) is no question, as an
     incident the engine refuses gives none (ruling_of). It was taken into the bank, and the quiz
     then stopped on it with the reader's hint for an incident ("pipe it in and give '-'")."""
-    from . import cases
+    from adjudicator.core import cases
     return [p for p in cases.find([root or bank_dir()]) if _all_known(p)]
 
 
 def _all_known(path: str) -> bool:
-    from . import incident
+    from adjudicator.core import incident
     try:
         return getattr(incident.load(path), "unknown", None) is None
     except AdjudicatorError:
@@ -128,7 +129,8 @@ def _rel(path: str, root: str) -> str:
 def questions_for(path: str, root: str | None = None, kinds=KINDS) -> list[Question]:
     """Every question of these kinds the case's incident gives, keyed by the engine's ruling on it
     (`compare` costs a second ruling, under the game's other code: left out unless asked for)."""
-    from . import incident, laws, narrator
+    from adjudicator.core import incident, narrator
+    from adjudicator.lookup import laws
     root = root or bank_dir()
     inc = incident.load(path)
     result = ruling_of(path)
@@ -216,7 +218,7 @@ def _alike(path: str, codes: list[str]) -> bool | None:
     """Whether the codes rule alike, as `adjudicator compare` decides it (compare.py: the same
     remedies, each as many times, to the same persons, with the same status and choice), on the
     rulings solved once for the bank. tests/test_quiz.py checks it against compare.compare."""
-    from .compare import _shape, _summary
+    from adjudicator.core.compare import _shape, _summary
     results = [ruling_of(path, c) for c in codes]
     if any(r is None for r in results):
         return None
@@ -230,12 +232,12 @@ def _alike(path: str, codes: list[str]) -> bool | None:
 
 
 def _law_sort(law: str):
-    from .ruling import law_key
+    from adjudicator.core.ruling import law_key
     return law_key(law)
 
 
 def _topics(code: str, ident: str) -> list[str]:
-    from . import laws
+    from adjudicator.lookup import laws
     try:
         return laws.topics_of(code, ident)
     except Exception:   # noqa: BLE001 - a law of the base code (Dummy cites whist's): no topics of its own
@@ -259,7 +261,7 @@ def _remedy_text(ids) -> str:
 
 
 def _seats_text(seats, players) -> str:
-    from .render import _who
+    from adjudicator.core.render import _who
     return _who(seats, players or {}) if seats else "no one"
 
 
@@ -287,7 +289,7 @@ _ENCODED: dict[tuple[str, str], list] = {}
 
 
 def _encoded_in(code: str, ident: str) -> list:
-    from . import laws
+    from adjudicator.lookup import laws
     key = (code, ident)
     if key not in _ENCODED:
         try:
@@ -300,7 +302,7 @@ def _encoded_in(code: str, ident: str) -> list:
 def _near_remedies(code: str, cited: list[str]) -> list[str]:
     """Plausible wrong remedies: those the rule files encoding the cited laws name, then those of
     the laws on the same topics, in a stable order."""
-    from . import laws
+    from adjudicator.lookup import laws
     out: list[str] = []
     idents = list(cited)
     for t in {t for c in cited for t in _topics(code, c)}:
@@ -350,7 +352,7 @@ def _remedy_options(given: list[str], rel: str, code: str = "", cited: list[str]
 
 def _law_options(code: str, cited: list[str], rel: str) -> list[str] | None:
     """The cited law and its neighbours in the code (the laws just before and after)."""
-    from . import laws
+    from adjudicator.lookup import laws
     try:
         ids = laws.law_ids(code)
     except Exception:  # noqa: BLE001
@@ -397,8 +399,8 @@ def parse_seats(text: str, people: dict[str, str] | None = None, game: str = "wh
     """'N and S', 'north, south', 'N-S', 'Ames & Clark', 'NS', 'nobody': a set of seats (or of
     candidates' names); None if not understood. `people`: lower-case name -> seat or name. The
     seats and sides are the game's table's."""
-    from . import registry
-    from .incident import seat_words, side_words
+    from adjudicator.core import registry
+    from adjudicator.core.incident import seat_words, side_words
     table = registry.table(game)
     seats_by_word = seat_words(table)
     sides_by_word = {w: set(table.sides[s]) for w, s in side_words(table).items()}
@@ -500,7 +502,7 @@ def refuse_empty(code: str | None, topic: str | None, law: str | None, kind: str
 def check_filters(code: str | None, topic: str | None, law: str | None, kind: str | None) -> str | None:
     """Validate the filters (exit 2 with the fix on a bad one, quoting the filter short and
     escaped); return the topic's canonical name."""
-    from . import laws
+    from adjudicator.lookup import laws
     refuse_empty(code, topic, law, kind)
     if code:
         registry.code_info(code)
@@ -535,7 +537,7 @@ def check_filters(code: str | None, topic: str | None, law: str | None, kind: st
 def _unquoted(message: str, given: str, instead: str) -> str:
     """A message of laws.py about a filter with the filter's words, quoted there at any length (and
     a line in them split off), quoted short; `instead` when they cannot be found in it."""
-    from .errors import said
+    from adjudicator.errors import said
     quoted = said(given, 400)
     return message.replace(quoted, safe(given, QUOTE)) if quoted and quoted in message else instead
 
@@ -553,7 +555,7 @@ def _fits(q: Question, code, topic, law, kind) -> bool:
 
 
 def _case_code(path: str) -> str | None:
-    from . import incident
+    from adjudicator.core import incident
     try:
         return incident.load(path).code
     except AdjudicatorError:
@@ -578,7 +580,7 @@ def draw(n: int, seed: int | None = None, code=None, topic=None, law=None, kind=
          only: set[str] | None = None, root: str | None = None) -> list[Question]:
     """n questions, at most one per case, reproducible under `seed`. Cases are solved lazily, most
     likely first, so a quiz of ten does not rule on the whole bank."""
-    from . import laws
+    from adjudicator.lookup import laws
     root = root or bank_dir()
     rng = random.Random(seed)
     files = case_files(root)
@@ -614,7 +616,7 @@ def draw(n: int, seed: int | None = None, code=None, topic=None, law=None, kind=
 
 def law_text(code: str, ident: str) -> str:
     """The law's words (the clause when one is cited), from the code or the code it amends."""
-    from . import laws
+    from adjudicator.lookup import laws
     for c in (code, laws.book(code).get("base_code")):
         if not c:
             continue
@@ -636,7 +638,7 @@ def law_text(code: str, ident: str) -> str:
 
 def explanation(q: Question) -> str:
     """The ruling as `adjudicate` prints it, the text of each law it cites, the because chain."""
-    from . import render
+    from adjudicator.core import render
     result = ruling_of(os.path.join(bank_dir(), q.case))
     lines = ["The ruling:", ""]
     shown = {k: v for k, v in result.items() if not k.startswith("_")}
@@ -674,7 +676,7 @@ def not_read(q: Question, said: str, too_long: bool = False) -> str:
 
 def ask_text(q: Question, number: int, total: int) -> str:
     """The question as shown: where it comes from, the story, the question, the choices."""
-    from .render import _wrap
+    from adjudicator.core.render import _wrap
     lines = [f"Question {number} of {total}  ({registry.code_info(q.code)['title']}; {q.case})", ""]
     lines += _wrap(q.story, "  ", "  ")
     lines.append("")

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from typing import Callable, TextIO
 
-from . import incident, reading, registry, schema
-from .errors import InputError, safe
-from .web import builder
+from adjudicator.core import incident, reading, registry, schema
+from adjudicator.errors import InputError, safe
+from adjudicator.interview import builder
 
 SHOWN = 8          # events offered for the words
 _WORD = re.compile(r"[a-z]+")

@@ -19,7 +19,8 @@ import hashlib
 import os
 import sqlite3
 
-from . import cache, laws, registry
+from adjudicator.core import cache, registry
+from adjudicator.lookup import laws
 
 SCHEMA = 6                    # the layout's version (this file's text is in the key as well)
 TOKENIZE = "porter unicode61 remove_diacritics 2"
@@ -175,7 +176,7 @@ def nothing_to_search(words: str):
     """The refusal of words that leave nothing to search for (search.search gave no groups): only
     common words (`the`, `what happens`), or no word at all, only signs (`(`, `*`, a playing card
     `🂡`), which were said to be "only common words" too."""
-    from .errors import InputError, safe
+    from adjudicator.errors import InputError, safe
     shown = safe(" ".join(words.split()), 40)
     why = "only common words" if any(c.isalnum() for c in laws.plain_words(words)) else "no word in it, only signs"
     if not words.strip():       # (blanks alone were quoted as '', "no word in it, only signs")
@@ -245,7 +246,7 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
     ('17.I').
     """
     if len(words) > MAX_QUERY_CHARS or len(words.split()) > MAX_QUERY_WORDS:
-        from .errors import InputError, safe
+        from adjudicator.errors import InputError, safe
         count = len(words.split())
         what = ("too many" if count > MAX_QUERY_WORDS else "too long")    # (one word of 1,200 letters: not "too many")
         raise InputError(f"the words to search for are {what} ({count:,} word{'' if count == 1 else 's'}, "
@@ -256,7 +257,7 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
     if bad is not None:
         # a byte that is not UTF-8 on the command line, kept by Python as a lone surrogate, which
         # SQLite cannot take: it was 'internal error (UnicodeEncodeError)'
-        from .errors import InputError, safe
+        from adjudicator.errors import InputError, safe
         raise InputError(f"the words to search for are not UTF-8 text (byte 0x{ord(bad) - 0xdc00:02x}: "
                          f"'{safe(words, 40)}')", file="adjudicator search",
                          hint="type the words in UTF-8 (the terminal's encoding may be another)")

@@ -13,8 +13,8 @@ import re
 
 import yaml
 
-from .. import registry, schema
-from ..errors import InputError
+from adjudicator.core import registry, schema
+from adjudicator.errors import InputError
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 DONT_KNOW = "?"
@@ -218,14 +218,14 @@ def values(text: str, name: str = "the incident builder"):
     """The values of an incident's YAML as written, read by the command's reader (incident.load_text,
     YAML 1.2 core: a player named `Off` or `No` stays that text, never a yes-or-no), as plain
     Python data; it refuses what that reader refuses (InputError)."""
-    from ..cases import plain
-    from ..incident import load_text
+    from adjudicator.core.cases import plain
+    from adjudicator.core.incident import load_text
     return plain(load_text(text, name))
 
 
 def load(text: str) -> dict:
     """The incident carried in the page (any YAML the reader accepts is re-read by it later)."""
-    from ..incident import MAX_BYTES, read_source
+    from adjudicator.core.incident import MAX_BYTES, read_source
     text, name = read_source("-", text.encode("utf-8", "surrogateescape"))   # size and encoding, as the command
     data = values(text, name)      # the command's reader: no alias, tag or merge key, limits kept, values as written
     if not isinstance(data, dict) or "game" not in data:

@@ -14,7 +14,7 @@ import os
 import stat
 from typing import Callable
 
-from .errors import safe
+from adjudicator.errors import safe
 
 MAX_ANSWER = 500          # bytes of one answer's line (its end of line aside): longer is no answer
 MAX_LINE = 1 << 20        # a line still going past this (`cat /dev/zero`) is no answer at all: the command stops

@@ -8,10 +8,10 @@ A fresh clingo.Control per incident. Two things keep it fast:
   about 10 microseconds per body literal of every rule, used or not, so a deal dispute need not pay
   for the revoke laws. tests/test_engine.py checks that this selection never changes a ruling;
 - within those files, only the rules that can fire for the incident's facts are grounded
-  (adjudicator/relevance.py): about a third of them for a typical incident. The same test compares
+  (adjudicator/core/relevance.py): about a third of them for a typical incident. The same test compares
   every case with the whole program (`full`), which leaves nothing out. The selection reads the
   rules as clingo parses them, which costs 0.3-0.5 s a code; what it reads is kept between
-  commands (adjudicator/rulecache.py), so a one-shot command selects too, and gives clingo the
+  commands (adjudicator/core/rulecache.py), so a one-shot command selects too, and gives clingo the
   text of the selected rules alone.
 
 The law programs are stratified by time, so there is exactly one answer set; a second would be a
@@ -28,12 +28,10 @@ from collections import defaultdict
 
 import clingo
 
-import adjudicator
-
-from . import facts as factmod
-from . import allocator, registry, rulefiles
-from .errors import InternalError, TimeLimit, UnknownCode, UsageError
-from .incident import Incident
+from adjudicator.core import facts as factmod
+from adjudicator.core import allocator, registry, rulefiles
+from adjudicator.errors import InternalError, TimeLimit, UnknownCode, UsageError
+from adjudicator.core.incident import Incident
 
 # Seconds for grounding and solving together. The worst incident the input limits admit takes a
 # few seconds (tests/test_hostile.py measures it); ADJUDICATOR_TIME_LIMIT changes the limit.
@@ -56,7 +54,7 @@ DEFAULT_TIMEOUT = seconds_setting(os.environ.get(TIME_LIMIT_VARIABLE, "10"))
 
 def time_limit_error() -> UsageError:
     """What a ruling says when ADJUDICATOR_TIME_LIMIT is not a time limit (DEFAULT_TIMEOUT None)."""
-    from .incident import shown
+    from adjudicator.core.incident import shown
     return UsageError(f"{TIME_LIMIT_VARIABLE} is '{shown(os.environ.get(TIME_LIMIT_VARIABLE, ''))}', "
                       "which is not a time limit",
                       hint="set it to a number of seconds above 0 and at most 86400 (e.g. 10), or unset it")
@@ -70,7 +68,7 @@ class Part:
     """One rule file: when it is loaded; its text, statements and templates, read on first use.
 
     What the rule selection needs of it (which parsed statements are rules, their texts and their
-    summaries) may instead come from the cache (adjudicator/rulecache.py): `kept`."""
+    summaries) may instead come from the cache (adjudicator/core/rulecache.py): `kept`."""
 
     def __init__(self, path: str, triggers: frozenset[str] | None):
         self.path, self.triggers = path, triggers
@@ -107,7 +105,7 @@ class Part:
     @functools.cached_property
     def _entry(self) -> tuple | None:
         """This file's entry in the cache, when there is one and it can be read."""
-        from . import rulecache
+        from adjudicator.core import rulecache
         return None if self.kept is None else rulecache.entry(self.kept)
 
     @functools.cached_property
@@ -137,8 +135,8 @@ class Part:
 
     @functools.cached_property
     def rules(self) -> list:
-        """Its rules as the rule selection reads them (adjudicator/relevance.py), in order."""
-        from . import relevance
+        """Its rules as the rule selection reads them (adjudicator/core/relevance.py), in order."""
+        from adjudicator.core import relevance
         return [relevance.summarize(st) for st in self.statements]
 
 
@@ -153,9 +151,9 @@ class Program:
     def templates(self) -> dict[str, str]:
         """The sentence templates of every file of the code, later files overriding earlier ones
         (a code's own sentence over a shared file's), whichever files an incident loads: as the
-        cache keeps them for these rules (adjudicator/rulecache.py), or picked out of the texts."""
+        cache keeps them for these rules (adjudicator/core/rulecache.py), or picked out of the texts."""
         if self._kept_templates is not None:
-            from . import rulecache
+            from adjudicator.core import rulecache
             kept = rulecache.templates(self._kept_templates)
             if kept is not None:
                 return kept
@@ -170,10 +168,10 @@ class Program:
     @functools.cached_property
     def cached(self) -> bool:
         """Whether every part's rules, their texts and summaries, and the code's rule selector, are
-        at hand without parsing: read from the cache (adjudicator/rulecache.py), or, when none was
+        at hand without parsing: read from the cache (adjudicator/core/rulecache.py), or, when none was
         kept for these rules and one can be, worked out now (parsing every file once) and kept for
         the next process."""
-        from . import relevance, rulecache
+        from adjudicator.core import relevance, rulecache
         kept = rulecache.load(self.code, self.parts)
         if kept is not None:
             entries, self._kept_selector, self._kept_templates = kept
@@ -197,7 +195,7 @@ class Program:
 
     @functools.cached_property
     def _from_cache(self) -> tuple | None:
-        from . import rulecache
+        from adjudicator.core import rulecache
         return None if self._kept_selector is None else rulecache.selector(self._kept_selector)
 
     @functools.cached_property
@@ -210,10 +208,10 @@ class Program:
 
     @functools.cached_property
     def code_selector(self):
-        """The rule selection (adjudicator/relevance.py) over every rule of the code: kept in the
+        """The rule selection (adjudicator/core/relevance.py) over every rule of the code: kept in the
         cache, or made from the parts' rules (parsing the files not yet read); None when the rules
         hold a statement it does not cover."""
-        from . import relevance
+        from adjudicator.core import relevance
         if self._from_cache is not None:
             return relevance.Selector.restored(self._from_cache[1])
         try:
@@ -314,7 +312,7 @@ def program(code: str) -> Program:
 
 _SEEN: dict[str, bool] = {}
 
-# In a process that ends with os._exit (adjudicator.leaves_with_exit, set by cli.entry) the last
+# In a process that ends with os._exit (allocator.leaves_with_exit, set by cli.entry) the last
 # Control is kept rather than freed: freeing it costs ~5 ms, a twentieth of a one-shot call, and
 # buys nothing when the process ends at once. Only the latest is kept; an earlier one is freed
 # when the next replaces it.
@@ -361,7 +359,7 @@ _one_arena()       # before any thread that grounds is started
 
 # Whether clingo allocates with jemalloc (`adjudicator serve` where the machine has it) or mimalloc
 # (any process that imported this package before clingo, where the machine has it):
-# adjudicator/allocator.py. The threads that ground are then kept, and free their Controls: with
+# adjudicator/core/allocator.py. The threads that ground are then kept, and free their Controls: with
 # mimalloc 7.7-8.0 against 8.3-8.6 ms a warm ruling (a plain loop over the bundled cases, three
 # runs each, in turn).
 _KEPT_THREADS = allocator.clingo_allocator != "system"
@@ -369,7 +367,7 @@ _KEPT_THREADS = allocator.clingo_allocator != "system"
 
 class _Worker:
     """A thread that grounds and solves one ruling at a time, kept between rulings while clingo
-    allocates with jemalloc or mimalloc (adjudicator/allocator.py): there a kept thread's warm caches
+    allocates with jemalloc or mimalloc (adjudicator/core/allocator.py): there a kept thread's warm caches
     made a ruling 0.6 ms quicker than a thread started for each (8.5 against 9.1 ms, the bundled
     cases), where with glibc's malloc it was 4 ms slower (19.7-20.2 against 15.6-15.7 ms) and each
     ruling has a thread of its own, ended when it is done."""
@@ -477,10 +475,10 @@ def solve(inc: Incident, timeout: float = DEFAULT_TIMEOUT, full: bool = False) -
     symbols = factmod.build(inc)
     parts = loaded_parts(prog, inc, full)
     messages: list[str] = []
-    # Only the rules that can fire for these facts are grounded (adjudicator/relevance.py); `full`
+    # Only the rules that can fire for these facts are grounded (adjudicator/core/relevance.py); `full`
     # grounds them all, as a check that this changes nothing. The first time a file is needed in
     # this process, clingo is given text (cheapest for a one-shot command): the selected rules'
-    # texts when the cache (adjudicator/rulecache.py) holds the code's rules, else the whole file.
+    # texts when the cache (adjudicator/core/rulecache.py) holds the code's rules, else the whole file.
     # From the second time on, its parsed statements are reused (cheapest for many rulings in one
     # process). Every way gives the same answer set.
     fresh = [p for p in parts if not p.parsed and not _SEEN.get(p.path)]
@@ -536,7 +534,7 @@ def ground_and_solve(make, code: str, messages: list[str], timeout: float, take,
 
     def work(state: dict) -> int:
         ctl = state["ctl"] = make() if made is None else made
-        if adjudicator.leaves_with_exit:
+        if allocator.leaves_with_exit:
             _last[:] = [ctl]
         try:
             ctl.ground([("base", [])])
@@ -568,7 +566,7 @@ def loaded_parts(prog: Program, inc: Incident, full: bool = False) -> list[Part]
 
 def canonical(sol: Solution) -> Solution:
     """The shown atoms of each predicate in one order (clingo's own order depends on how the
-    program was grounded: alone, or in a batch, adjudicator/batch.py)."""
+    program was grounded: alone, or in a batch, adjudicator/core/batch.py)."""
     for rows in sol.atoms.values():
         rows.sort()
     return sol

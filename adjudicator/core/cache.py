@@ -1,6 +1,6 @@
 """The user's cache folder: what adjudicator works out once and keeps between commands (the law
-search's index, adjudicator/search.py; the rules as the rule selection reads them,
-adjudicator/rulecache.py).
+search's index, adjudicator/lookup/search.py; the rules as the rule selection reads them,
+adjudicator/core/rulecache.py).
 
 Each file there is named by a digest of what it was made from, so it never answers for sources it
 was not made from, and writing one removes the older files of its kind. Nothing there is needed:

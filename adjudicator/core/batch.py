@@ -13,7 +13,7 @@ made once per incident by `batch_incident__(Incident__)`.)
 What each incident's part of the answer set is, exactly as engine.solve would find it:
 - the rule files are those it loads itself (`%! load-when:`): a file that some of the batch do not
   load has each of its rules guarded by `batch_file__(Incident__, F)`, given only for those that do;
-- within its files every rule is grounded, not only those the selection (adjudicator/relevance.py)
+- within its files every rule is grounded, not only those the selection (adjudicator/core/relevance.py)
   keeps: the selection leaves out only rules that cannot fire for the incident's facts, so it never
   changes an answer set (tests/test_engine.py grounds every case both ways). Working the selection
   out afresh costs ~10 ms an incident, more than the batch saves by it;
@@ -34,10 +34,10 @@ from collections import defaultdict
 
 import clingo
 
-from . import engine
-from . import facts as factmod
-from .errors import AdjudicatorError
-from .incident import Incident
+from adjudicator.core import engine
+from adjudicator.core import facts as factmod
+from adjudicator.errors import AdjudicatorError
+from adjudicator.core.incident import Incident
 
 SIZE = 64           # incidents a grounding (benchmarks/README.md: 16, 32 and 64 measured)
 FEWEST = 16         # a code with fewer incidents to rule is ruled one at a time, unless its rules
@@ -179,11 +179,11 @@ _PREPARED: set[str] = set()
 
 def _prepare(code: str, prog: engine.Program) -> None:
     """Every rule file of the code tagged, or ready to be from the texts kept for it; when none
-    were kept, tagged now and kept for the next process (adjudicator/rulecache.py)."""
+    were kept, tagged now and kept for the next process (adjudicator/core/rulecache.py)."""
     if code in _PREPARED:
         return
     _PREPARED.add(code)
-    from . import rulecache
+    from adjudicator.core import rulecache
     kept = rulecache.load_batch(code, prog.parts)
     if kept is not None:
         for part, texts in zip(prog.parts, kept):
@@ -239,7 +239,7 @@ def solve_loaded(loaded: list) -> dict[int, object]:
     """For incidents as read for several files (each an Incident, or the error reading it gave),
     the solution (or error) of each ruled plainly (no `unknown` facts), by id() of the incident:
     solved together by solve_all when there are several. A conditional ruling is worked out apart
-    (adjudicator/unknowns.py)."""
+    (adjudicator/core/unknowns.py)."""
     plain = [inc for inc in loaded if not isinstance(inc, Exception) and getattr(inc, "unknown", None) is None]
     return dict(zip(map(id, plain), solve_all(plain))) if len(plain) > 1 else {}
 

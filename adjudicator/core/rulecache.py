@@ -1,10 +1,10 @@
 """What the rule selection needs of a code's rule files, kept between commands.
 
-The rule selection (adjudicator/relevance.py) reads each rule as clingo's parser gives it, and that
+The rule selection (adjudicator/core/relevance.py) reads each rule as clingo's parser gives it, and that
 reading costs 0.3-0.5 s a code (clingo's AST answers each question through a foreign call): a
 one-shot command could not afford it, and so grounded every rule of the files it loaded. This
 module keeps what the reading gives, one file a code in the user's cache folder
-(adjudicator/cache.py): for each rule file, which of the statements clingo parses are rules (by
+(adjudicator/core/cache.py): for each rule file, which of the statements clingo parses are rules (by
 position) and each rule's text as clingo prints it; and for the code, the rule selector
 (relevance.Selector: each rule's summary, its predicates' order, who reads what). A
 one-shot call then selects its rules as a long-running process does, and gives clingo the text of
@@ -25,7 +25,7 @@ from __future__ import annotations
 import marshal
 import os
 
-from . import cache
+from adjudicator.core import cache
 
 _PREFIX, _SUFFIX = "rules-", ".marshal"
 # The modules whose code makes an entry: how a statement is told to be a rule (engine.py), how a
@@ -33,7 +33,7 @@ _PREFIX, _SUFFIX = "rules-", ".marshal"
 _MAKERS = ("engine.py", "relevance.py", "rulecache.py")
 
 
-# Beside it, a code's rules as a batch grounds them (adjudicator/batch.py), each file's as texts.
+# Beside it, a code's rules as a batch grounds them (adjudicator/core/batch.py), each file's as texts.
 _BATCH_PREFIX = "batch-"
 _BATCH_MAKERS = ("engine.py", "batch.py", "rulecache.py")
 
@@ -146,7 +146,7 @@ def _write(path: str, data, prefix: str) -> None:
 
 
 def load_batch(code: str, parts) -> list[list[str]] | None:
-    """Each part's rules as a batch grounds them (adjudicator/batch.py), as texts, in order; None
+    """Each part's rules as a batch grounds them (adjudicator/core/batch.py), as texts, in order; None
     when none were kept for exactly these rules or they cannot be read back whole."""
     kept = _read(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS))
     if not (isinstance(kept, list) and len(kept) == len(parts)

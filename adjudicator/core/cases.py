@@ -24,10 +24,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from . import engine, incident, registry, ruling
-from .errors import AdjudicatorError, InconsistentIncident, InputError
-from .incident import Y
-from .reading import path_shown
+from adjudicator.core import engine, incident, registry, ruling
+from adjudicator.errors import AdjudicatorError, InconsistentIncident, InputError
+from adjudicator.core.incident import Y
+from adjudicator.core.reading import path_shown
 
 SEAT_KEYS = ("may_exact", "against", "in_favour_of", "exacted_by")
 OPTIONAL = ("status", "against", "in_favour_of", "exacted_by")
@@ -68,7 +68,7 @@ def _seats(v) -> list[str]:
 def _norm_expected(r: dict, file: str) -> dict:
     for req in ("remedy", "laws", "may_exact"):
         if req not in r:
-            raise InputError(f"an expected ruling needs `{req}`", file, hint="see adjudicator/cases.py")
+            raise InputError(f"an expected ruling needs `{req}`", file, hint="see adjudicator/core/cases.py")
     out = {"remedy": r["remedy"], "laws": sorted(str(x) for x in r["laws"]), "may_exact": _seats(r["may_exact"])}
     if "may_not_exact" in r:
         mn = r["may_not_exact"] or []
@@ -161,9 +161,9 @@ _RULING_KEYS = ("remedy", "laws", "may_exact", "may_not_exact", "status", "again
 
 
 def _bad(y: Y, file: str, what: str, want: str) -> InputError:
-    from .incident import shown
+    from adjudicator.core.incident import shown
     return InputError(f"{what}: '{shown(y)}' is not {want}", file, y.line, y.col,
-                      hint="see the shape of `expected` in adjudicator/cases.py")
+                      hint="see the shape of `expected` in adjudicator/core/cases.py")
 
 
 def _check_keys(y: Y, file: str, what: str, allowed: tuple[str, ...]) -> None:
@@ -199,7 +199,7 @@ def check_expected(inc: incident.Incident) -> None:
     _check_keys(exp, file, "expected", ("rulings", "findings", "not_findings", "error", "message"))
     err = exp.value.get("error")
     if err is not None and err.value != "inconsistent":     # checked whether or not the incident is refused
-        from .incident import shown         # (as written: `true`, not Python's True)
+        from adjudicator.core.incident import shown         # (as written: `true`, not Python's True)
         raise InputError(f"expected.error: '{shown(err)}' is not a refusal the engine gives",
                          file, err.line, err.col, hint="the one refusal is `error: inconsistent` (an incident "
                          "that is not well formed is for tests/bad_input/, not a case)")
@@ -213,11 +213,11 @@ def check_expected(inc: incident.Incident) -> None:
             for req in ("remedy", "laws", "may_exact"):
                 if req not in r.value:
                     raise InputError(f"{what} needs `{req}`", file, r.line, r.col,
-                                     hint="see the shape of `expected` in adjudicator/cases.py")
+                                     hint="see the shape of `expected` in adjudicator/core/cases.py")
             if not isinstance(r.value["remedy"].value, str):
                 raise _bad(r.value["remedy"], file, f"{what}: remedy", "a remedy id")
             if r.value["remedy"].value not in registry.remedies():
-                from .incident import shown
+                from adjudicator.core.incident import shown
                 raise InputError(f"{what}: remedy '{shown(r.value['remedy'])}' is not a remedy the engine names",
                                  file, r.value["remedy"].line, r.value["remedy"].col,
                                  hint="the remedies are listed by `adjudicator remedies` (rules/remedies.yaml)")
@@ -319,7 +319,7 @@ def run(path: str, loaded=None, solution=None) -> Outcome:
     inc = loaded or incident.load(path)
     _is_case(inc)
     if getattr(inc, "unknown", None) is not None:       # facts not known: a conditional ruling
-        from . import unknowns
+        from adjudicator.core import unknowns
         diff = unknowns.check_case(inc)
         return Outcome(path, inc.name or os.path.basename(path), not diff, diff)
     result, error = None, None
@@ -334,9 +334,9 @@ def run(path: str, loaded=None, solution=None) -> Outcome:
 
 def run_all(paths: list[str]) -> list:
     """run() of each path, in order (its Outcome, or the AdjudicatorError it raised): the cases ruled
-    plainly solved together, a code's at a time (adjudicator/batch.py)."""
-    from . import batch
-    from .errors import AdjudicatorError
+    plainly solved together, a code's at a time (adjudicator/core/batch.py)."""
+    from adjudicator.core import batch
+    from adjudicator.errors import AdjudicatorError
     loaded: list = []
     for path in paths:
         try:
@@ -373,7 +373,7 @@ def judge(inc: incident.Incident, result: dict | None, error: InconsistentIncide
 def find(paths) -> list[str]:
     """The case files the paths name: a file itself, or every .yaml file under a folder (links to
     folders not followed, so a link back up the tree cannot make the walk endless)."""
-    from .errors import UsageError
+    from adjudicator.errors import UsageError
     out = []
     for p in paths:
         if os.path.isdir(p):

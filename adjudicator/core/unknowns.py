@@ -42,10 +42,10 @@ from dataclasses import dataclass, field
 import clingo
 from clingo import Function, Number
 
-from . import engine, registry, ruling, schema
-from . import facts as factmod
-from .errors import InconsistentIncident, InputError, InternalError
-from .incident import GAME_ONLY_FIELDS, Checker, Incident, Y, field_of_game, shown
+from adjudicator.core import engine, registry, ruling, schema
+from adjudicator.core import facts as factmod
+from adjudicator.errors import InconsistentIncident, InputError, InternalError
+from adjudicator.core.incident import GAME_ONLY_FIELDS, Checker, Incident, Y, field_of_game, shown
 
 MAX_UNKNOWNS = 12
 MAX_ALTERNATIVES = 13
@@ -651,13 +651,13 @@ def _all_laws(tree) -> list[str]:
 
 def _body(result: dict, players: dict[str, str]) -> str:
     """render.ruling_text's rulings and findings, without its heading."""
-    from . import render
+    from adjudicator.core import render
     return render.ruling_text({**result, "code_title": "-", "file": "-"}, players).split("\n", 2)[2]
 
 
 def text(result: dict, players: dict[str, str]) -> str:
     """The conditional ruling as a referee would read it out."""
-    from . import render
+    from adjudicator.core import render
     lines = []
     head = render.ruling_text({**result, "rulings": [], "findings": []}, players).rstrip("\n")
     lines.append(head)
@@ -729,9 +729,9 @@ def _check_unknown_expected(inc: Incident, ids: dict[str, int], space) -> list:
     ids, `whatever` and each branch of `if` the shape of any case's expectation (cases.py), each
     branch's `when` a mapping of an unknown's id to one of its possibilities. Returns the branches
     of `if` as (when, body): the expectation of each, still as YAML values."""
-    from . import cases
+    from adjudicator.core import cases
     exp, file = inc.expected, inc.file
-    hint = "see the expectation of a case with unknown facts in adjudicator/unknowns.py (check_case)"
+    hint = "see the expectation of a case with unknown facts in adjudicator/core/unknowns.py (check_case)"
 
     def bad(y: Y, msg: str, h: str = hint) -> InputError:
         return InputError(msg, file, y.line, y.col, hint=h)
@@ -800,7 +800,7 @@ def check_case(inc: Incident) -> str:
               rulings: [...]            # the whole ruling on that branch, as in any case file
               findings: [...]
     """
-    from . import cases
+    from adjudicator.core import cases
     if not isinstance(inc.expected, Y):
         raise InputError("a case with unknown facts expects `depends-on` and `if` (and may give `whatever`)",
                          inc.file, hint="see docs/unknowns.md")

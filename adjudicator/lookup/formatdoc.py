@@ -1,11 +1,12 @@
-"""The reference part of docs/incident-format.md, made from adjudicator/schema.py.
+"""The reference part of docs/incident-format.md, made from adjudicator/core/schema.py.
 
 `adjudicator events` prints it; tests/test_docs.py checks the document holds exactly this text
 between its markers, so the document and the definition in code cannot drift apart.
 """
 from __future__ import annotations
 
-from . import laws, schema
+from adjudicator.lookup import laws
+from adjudicator.core import schema
 
 START = "<!-- reference:start (made by `adjudicator events --markdown`; do not edit by hand) -->"
 END = "<!-- reference:end -->"

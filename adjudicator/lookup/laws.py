@@ -7,8 +7,8 @@ import re
 
 import yaml
 
-from . import registry, rulefiles
-from .errors import InputError, safe
+from adjudicator.core import registry, rulefiles
+from adjudicator.errors import InputError, safe
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -190,7 +190,7 @@ class Answer:
     to another code's law (`asked`: Dummy's rulings cite the English law 38), the sentence saying so."""
 
     def __init__(self, code_or_game: str, number: str):
-        from . import registry
+        from adjudicator.core import registry
         code = registry.resolve_code(code_or_game, "adjudicator law")
         self.asked = None
         try:
@@ -424,7 +424,7 @@ def referred_by(code: str, ident: str) -> list[dict]:
 
 
 def rule_files(code: str) -> list[str]:
-    """The rule files of an encoded code, in the order the engine loads them (adjudicator/rulefiles.py)."""
+    """The rule files of an encoded code, in the order the engine loads them (adjudicator/core/rulefiles.py)."""
     if not registry.encoded(code):
         return []
     return list(rulefiles.files(os.path.join(registry.rules_dir(), registry.code_info(code)["rules"])))
@@ -486,8 +486,8 @@ def cases_dir() -> str | None:
     env = os.environ.get("ADJUDICATOR_CASES")
     if env is not None:
         return env if env and os.path.isdir(env) else None
-    here = os.path.dirname(os.path.abspath(__file__))
-    for root in (os.path.dirname(registry.rules_dir()), os.path.dirname(here), os.getcwd()):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # adjudicator/
+    for root in (os.path.dirname(registry.rules_dir()), os.path.dirname(package), os.getcwd()):
         cand = os.path.join(root, "cases")
         if os.path.isdir(cand) and os.path.isfile(os.path.join(root, "rules", "codes.yaml")):
             return cand
@@ -614,7 +614,7 @@ def book_code(code: str) -> str:
     laws.codes() lists that book once, as american-1893's). `search --code boston` said "code
     'boston-1893' has no law texts" and `topic revoke --code boston` printed the topic's title
     alone, though `law boston 24` prints the law. (Read by the command and the web page alike.)"""
-    from . import registry
+    from adjudicator.core import registry
     if code in codes():
         return code
     book = registry.code_info(code).get("laws")
@@ -739,7 +739,7 @@ def event_laws(name: str) -> dict[str, tuple[str, ...]]:
     for another event, as `gather` closes the right to have the cards drawn, law 34). Each law once
     (a clause or exception cited, `17.II`, `24.boston`, as its law), in its book's order; the codes
     in the order of rules/codes.yaml, those none of whose rules read the event left out."""
-    from . import engine
+    from adjudicator.core import engine
     out: dict[str, tuple[str, ...]] = {}
     for info in registry.all_codes():
         code = info["code"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from . import registry, schema
-from .incident import Incident
+from adjudicator.core import registry, schema
+from adjudicator.core.incident import Incident
 
 RANK_WORD = {14: "ace", 13: "king", 12: "queen", 11: "knave", 10: "ten", 9: "nine", 8: "eight",
              7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two", 1: "ace"}

@@ -7,8 +7,8 @@ a different status.
 """
 from __future__ import annotations
 
-from . import engine, incident, registry, ruling
-from .errors import AdjudicatorError, InputError
+from adjudicator.core import engine, incident, registry, ruling
+from adjudicator.errors import AdjudicatorError, InputError
 
 ASPECTS = ("remedy", "may_exact", "status", "choice")
 
@@ -142,7 +142,7 @@ def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
 
 
 def render(result: dict) -> str:
-    from .render import _who, _wrap
+    from adjudicator.core.render import _who, _wrap
     players = result.pop("players", {}) or {}
     codes = result["codes"]
     width = max(len(c) for c in codes)

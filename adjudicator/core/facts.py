@@ -17,9 +17,9 @@ from __future__ import annotations
 from clingo import Function, Number, String
 from clingo.symbol import Symbol, Tuple_
 
-from . import registry, schema
-from .incident import Incident
-from .narrator import unit_singular   # (the unit of the stakes, told as one: the rules read it too)
+from adjudicator.core import registry, schema
+from adjudicator.core.incident import Incident
+from adjudicator.core.narrator import unit_singular   # (the unit of the stakes, told as one: the rules read it too)
 
 class _Names(dict):
     """Seat or side ids of any game's table to their atoms: `N` -> n, `elder` -> elder, `N-S` -> ns."""

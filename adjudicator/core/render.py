@@ -45,7 +45,7 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
 
 
 def _who(seats, players, game: str = "whist") -> str:
-    from . import registry
+    from adjudicator.core import registry
     table = registry.table(game)
     out = []
     for s in seats:
@@ -256,7 +256,7 @@ def search_text(result: dict) -> str:
     """Search results: rank, code and law, section, and the words found in context."""
     lines: list[str] = []
     if not result["results"]:
-        from .errors import safe
+        from adjudicator.errors import safe
         return f"No law matches \u201c{safe(result['query'], 80)}\u201d.\n"
     for r in result["results"]:
         head = f"{r['rank']}. {r['code']}, law {r['id']}"

@@ -7,7 +7,7 @@ import os
 
 import yaml
 
-from .errors import UnknownCode, safe
+from adjudicator.errors import UnknownCode, safe
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -26,9 +26,9 @@ def rules_dir() -> str:
 @functools.cache
 def _data() -> dict:
     """rules/codes.yaml, read. Every command reads it, and YAML takes 1.2 ms for it: what it gives
-    is kept in the cache folder (adjudicator/cache.py), named by the file's bytes, and read back in
+    is kept in the cache folder (adjudicator/core/cache.py), named by the file's bytes, and read back in
     a few hundredths of that."""
-    from . import cache
+    from adjudicator.core import cache
     with open(os.path.join(rules_dir(), "codes.yaml"), "rb") as fh:
         raw = fh.read()
     path = cache.named("codes-", raw)
@@ -117,7 +117,7 @@ def resolve_code(name: str, command: str = "adjudicator") -> str:
     if word in g:
         return g[word]["default"]
     known = [c for game in g for c in g[game]["codes"]] + list(g)
-    from .incident import shown, suggest
+    from adjudicator.core.incident import shown, suggest
     close = suggest(word, known)
     raise UnknownCode(f"unknown code or game '{shown(name)}'" if name != "" else
                       "no code or game is named: the argument is empty", command,

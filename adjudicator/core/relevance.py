@@ -50,7 +50,7 @@ class Unsupported(Exception):
 
 def _value(sym: clingo.Symbol):
     """A ground symbol as the reasoning sees it, in plain values (a rule's summary is kept between
-    processes with the selector: adjudicator/rulecache.py): a number as itself, a name as its string, a string as
+    processes with the selector: adjudicator/core/rulecache.py): a number as itself, a name as its string, a string as
     ('"', text), a compound term by its functor ("f", name, arity)."""
     kind = sym.type
     if kind == clingo.SymbolType.Function:
@@ -65,7 +65,7 @@ def _value(sym: clingo.Symbol):
 
 
 # (clingo.ast is imported by the functions that read rules, only when rules are read: a one-shot
-# call that finds them in the cache, adjudicator/rulecache.py, does not pay for its import.)
+# call that finds them in the cache, adjudicator/core/rulecache.py, does not pay for its import.)
 
 
 def _term(t):
@@ -226,7 +226,7 @@ class Selector:
     """The rules of a code (a list of Rule or None, in the program's order: every rule file of the
     code, one after the other), ready to tell which can fire for a set of facts. Made once a code;
     what it works out from the rules (`state()`) is kept between commands with them
-    (adjudicator/rulecache.py), so a one-shot command does not work it out again. An incident loads
+    (adjudicator/core/rulecache.py), so a one-shot command does not work it out again. An incident loads
     only some of the files: `view()` is the selector seen from those."""
 
     CAP = 16          # head patterns a rule may give before a position is widened to ANY
