@@ -683,7 +683,7 @@ def events(ctx, name, markdown, as_json):
             top = schema.TOP_KEYS.get(name.strip().lower())
             if ev is None and top is None:
                 from adjudicator.errors import InputError
-                from adjudicator.core.incident import shown, suggest
+                from adjudicator.core.values import shown, suggest
                 close = suggest(name.strip().lower(), list(schema.EVENTS) + list(schema.TOP_KEYS))
                 raise InputError(f"no event or key '{shown(name)}'" if name else
                                  "no event or key is named: the argument is empty", "adjudicator events",

@@ -169,7 +169,7 @@ UNKNOWN_CASE = os.path.join(ROOT, "cases", "whist", "american-1893",
                             "and-none.yaml")
 
 
-# The expectation of a case with unknown facts (depends-on, whatever, if: unknowns.check_case) was
+# The expectation of a case with unknown facts (depends-on, whatever, if: cases.check_conditional) was
 # read as plain data: a ruling that was not a mapping, or `depends-on: 5`, was an internal error
 # (TypeError, exit 1 with "report it"), and what it printed back was Python's repr (`['u1']`,
 # `{'u1': 'W'}`, "possibilities: 'W', 'E'") at the line of `expected` or at none. Each is now that

@@ -1166,7 +1166,7 @@ def test_a_value_is_quoted_as_yaml_writes_it_read_or_plain():
     """incident.shown, for every message: a value as written when read, a plain one (a
     possibility of an unknown fact, a list of them) as YAML writes it; a list of plain values
     failed (AttributeError), and None was quoted None."""
-    from adjudicator.core.incident import Y, shown
+    from adjudicator.core.values import Y, shown
     assert [shown(v) for v in (None, True, False, "W", 3)] == ["~", "true", "false", "W", "3"]
     assert shown(["N", None, [True]]) == "[N, ~, [true]]" and shown({"u1": "W"}) == "{u1: W}"
     assert shown(Y(True, 1, 1, "yes")) == "yes" and shown(Y([Y(7, 1, 2, "007")], 1, 1)) == "[007]"

@@ -152,7 +152,7 @@ def setting() -> str:
         return value
     raw = os.environ.get(VARIABLE, "")
     from adjudicator.errors import UsageError
-    from adjudicator.core.incident import shown
+    from adjudicator.core.values import shown
     raise UsageError(f"{VARIABLE} is '{shown(raw)}', which is no allocator this command knows",
                      hint="set it to `system` to keep the C library's malloc, or to `jemalloc` (or unset it) "
                           "for jemalloc where the machine has it")

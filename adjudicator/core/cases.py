@@ -24,10 +24,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from adjudicator.core import engine, incident, registry, ruling
-from adjudicator.errors import AdjudicatorError, InconsistentIncident, InputError
-from adjudicator.core.incident import Y
+from adjudicator.core import engine, incident, registry, ruling, unknowns
+from adjudicator.core.incident import Incident
 from adjudicator.core.reading import path_shown
+from adjudicator.core.values import Y, shown
+from adjudicator.errors import AdjudicatorError, InconsistentIncident, InputError
 
 SEAT_KEYS = ("may_exact", "against", "in_favour_of", "exacted_by")
 OPTIONAL = ("status", "against", "in_favour_of", "exacted_by")
@@ -161,7 +162,6 @@ _RULING_KEYS = ("remedy", "laws", "may_exact", "may_not_exact", "status", "again
 
 
 def _bad(y: Y, file: str, what: str, want: str) -> InputError:
-    from adjudicator.core.incident import shown
     return InputError(f"{what}: '{shown(y)}' is not {want}", file, y.line, y.col,
                       hint="see the shape of `expected` in adjudicator/core/cases.py")
 
@@ -199,7 +199,6 @@ def check_expected(inc: incident.Incident) -> None:
     _check_keys(exp, file, "expected", ("rulings", "findings", "not_findings", "error", "message"))
     err = exp.value.get("error")
     if err is not None and err.value != "inconsistent":     # checked whether or not the incident is refused
-        from adjudicator.core.incident import shown         # (as written: `true`, not Python's True)
         raise InputError(f"expected.error: '{shown(err)}' is not a refusal the engine gives",
                          file, err.line, err.col, hint="the one refusal is `error: inconsistent` (an incident "
                          "that is not well formed is for tests/bad_input/, not a case)")
@@ -217,7 +216,6 @@ def check_expected(inc: incident.Incident) -> None:
             if not isinstance(r.value["remedy"].value, str):
                 raise _bad(r.value["remedy"], file, f"{what}: remedy", "a remedy id")
             if r.value["remedy"].value not in registry.remedies():
-                from adjudicator.core.incident import shown
                 raise InputError(f"{what}: remedy '{shown(r.value['remedy'])}' is not a remedy the engine names",
                                  file, r.value["remedy"].line, r.value["remedy"].col,
                                  hint="the remedies are listed by `adjudicator remedies` (rules/remedies.yaml)")
@@ -319,8 +317,7 @@ def run(path: str, loaded=None, solution=None) -> Outcome:
     inc = loaded or incident.load(path)
     _is_case(inc)
     if getattr(inc, "unknown", None) is not None:       # facts not known: a conditional ruling
-        from adjudicator.core import unknowns
-        diff = unknowns.check_case(inc)
+        diff = check_conditional(inc)
         return Outcome(path, inc.name or os.path.basename(path), not diff, diff)
     result, error = None, None
     try:
@@ -388,3 +385,137 @@ def find(paths) -> list[str]:
             raise UsageError(f"no file or folder '{path_shown(p, incident.PATH_SHOWN)}'" if p else
                              "an empty argument names no file or folder", hint="give case files or folders that exist")
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Cases with unknown facts: the expectation of each possibility (docs/unknowns.md)
+# --------------------------------------------------------------------------------------------
+def _same_value(written, alt: unknowns.Alternative) -> bool:
+    v = alt.value
+    if isinstance(written, str) and isinstance(v, str):
+        return written.strip().lower() == v.strip().lower()
+    if isinstance(written, list) and isinstance(v, list):
+        return [str(x).upper() for x in written] == [str(x).upper() for x in v]
+    return written == v
+
+
+def _check_unknown_expected(inc: Incident, ids: dict[str, int], space) -> list:
+    """The shape of a case's expectation with unknown facts, read from its YAML values (each
+    problem at its own line, the value quoted short and escaped): `depends-on` a list of unknown
+    ids, `whatever` and each branch of `if` the shape of any case's expectation (cases.py), each
+    branch's `when` a mapping of an unknown's id to one of its possibilities. Returns the branches
+    of `if` as (when, body): the expectation of each, still as YAML values."""
+    exp, file = inc.expected, inc.file
+    hint = "see the expectation of a case with unknown facts in adjudicator/core/cases.py (check_conditional)"
+
+    def bad(y: Y, msg: str, h: str = hint) -> InputError:
+        return InputError(msg, file, y.line, y.col, hint=h)
+
+    if not isinstance(exp.value, dict) or ("if" not in exp.value and "whatever" not in exp.value):
+        raise bad(exp, "a case with unknown facts expects `depends-on` and `if` (and may give `whatever`)",
+                  "see docs/unknowns.md")
+    for k, ky in exp.keys.items():
+        if k not in ("depends-on", "whatever", "if"):
+            raise bad(ky, f"expected: '{shown(k)}' is not a key of the expectation of a case with unknown facts "
+                      "(depends-on, whatever, if)")
+    dep = exp.value.get("depends-on")
+    if dep is not None and dep.value is not None:
+        if not isinstance(dep.value, list):
+            raise bad(dep, f"expected.depends-on: '{shown(dep)}' is not a list of unknowns, e.g. [u1]")
+        for d in dep.value:
+            if not isinstance(d.value, str) or d.value not in ids:
+                raise bad(d, f"expected.depends-on: '{shown(d)}' is not an unknown (they are {', '.join(ids)})",
+                          "name the unknowns by their ids: u1 for the first entry of `unknown`, u2 ...")
+    if "whatever" in exp.value:
+        check_expected(_Expecting(exp.value["whatever"], file))
+    branches = []
+    ifs = exp.value.get("if")
+    if ifs is not None and ifs.value is not None:
+        if not isinstance(ifs.value, list):
+            raise bad(ifs, f"expected.if: '{shown(ifs)}' is not a list of branches, each `- when: {{u1: ...}}` "
+                      "with its rulings")
+        for k, branch in enumerate(ifs.value, start=1):
+            what = f"expected.if, entry {k}"
+            when = branch.value.get("when") if isinstance(branch.value, dict) else None
+            if when is None or not isinstance(when.value, dict) or not when.value:
+                raise bad(when or branch, f"{what}: needs `when`, a mapping of each unknown to its value, "
+                          "e.g. when: {u1: spades}")
+            for uid, written in when.value.items():
+                ky = when.keys[uid]
+                if uid not in ids:
+                    raise bad(ky, f"{what}: '{shown(uid)}' is not an unknown (they are {', '.join(ids)})")
+                alts = space.unknowns[ids[uid]].alternatives
+                if not any(_same_value(plain(written), a) for a in alts):
+                    raise bad(written, f"{what}: '{shown(written)}' is not a possibility of {uid}",
+                              "possibilities: " + ", ".join(shown(a.value) for a in alts))
+            body = Y({k2: v for k2, v in branch.value.items() if k2 != "when"}, branch.line, branch.col)
+            body.keys = {k2: v for k2, v in branch.keys.items() if k2 != "when"}
+            check_expected(_Expecting(body, file))
+            branches.append((when, body))
+    return branches
+
+
+class _Expecting:
+    """What check_expected and compare read of a case: its expectation and its file."""
+
+    def __init__(self, expected: Y, file: str):
+        self.expected, self.file = expected, file
+        self.expected_pos = (expected.line, expected.col)
+
+
+def check_conditional(inc: Incident) -> str:
+    """'' when the conditional ruling meets a case's expectation, else a readable difference.
+
+    The expectation of a case with unknown facts:
+        expected:
+          depends-on: [u1]              # the unknowns the ruling turns on (u1 = the first entry)
+          whatever: {rulings: [...]}    # what holds whatever the facts were (optional)
+          if:
+            - when: {u1: spades}        # each relevant unknown's value, as the entry would write it
+              rulings: [...]            # the whole ruling on that branch, as in any case file
+              findings: [...]
+    """
+    if not isinstance(inc.expected, Y):
+        raise InputError("a case with unknown facts expects `depends-on` and `if` (and may give `whatever`)",
+                         inc.file, hint="see docs/unknowns.md")
+    space = unknowns.Space(inc)
+    ids = {u.id: i for i, u in enumerate(space.unknowns)}
+    branches = _check_unknown_expected(inc, ids, space)
+    result = unknowns.conditional(inc, space)
+    diff: list[str] = []
+    dep = inc.expected.value.get("depends-on")
+    want_dep = sorted(d.value for d in (dep.value or [])) if dep is not None else []
+    got_dep = sorted(u["id"] for u in result["unknowns"] if u["relevant"])
+    if want_dep != got_dep:
+        diff.append(f"    the ruling turns on {', '.join(got_dep) or 'no unknown fact'}, "
+                    f"expected {', '.join(want_dep) or 'none'}")
+    if "whatever" in inc.expected.value:
+        d = compare(_Expecting(inc.expected.value["whatever"], inc.file),
+                          {"rulings": result["rulings"], "findings": result["findings"]}, None)
+        if d:
+            diff.append("    whatever the facts:\n" + d)
+    tree = unknowns.decide(space)
+    leaves = list(unknowns._leaves(tree))
+    for when, body in branches:
+        cond = set()
+        for uid, written in when.value.items():
+            ui = ids[uid]
+            alts = [ai for ai, a in enumerate(space.unknowns[ui].alternatives)
+                    if _same_value(plain(written), a)]
+            cond.add((ui, alts[0]))
+        said = "{" + ", ".join(f"{uid}: {shown(v)}" for uid, v in when.value.items()) + "}"
+        # the leaf on this branch: every condition on its path is given, and it holds under the branch
+        match = [n for path, n in leaves if set(path) <= cond]
+        if len(match) != 1:
+            diff.append(f"    when {said}: the ruling does not turn on exactly these facts "
+                        f"({len(match)} branches match)")
+            continue
+        node = match[0]
+        ns = _Expecting(body, inc.file)
+        if node.result is None:
+            d = compare(ns, None, InconsistentIncident(inc.file, node.impossible or []))
+        else:
+            d = compare(ns, node.result, None)
+        if d:
+            diff.append(f"    when {said}:\n" + d)
+    return "\n".join(diff)

@@ -54,7 +54,7 @@ DEFAULT_TIMEOUT = seconds_setting(os.environ.get(TIME_LIMIT_VARIABLE, "10"))
 
 def time_limit_error() -> UsageError:
     """What a ruling says when ADJUDICATOR_TIME_LIMIT is not a time limit (DEFAULT_TIMEOUT None)."""
-    from adjudicator.core.incident import shown
+    from adjudicator.core.values import shown
     return UsageError(f"{TIME_LIMIT_VARIABLE} is '{shown(os.environ.get(TIME_LIMIT_VARIABLE, ''))}', "
                       "which is not a time limit",
                       hint="set it to a number of seconds above 0 and at most 86400 (e.g. 10), or unset it")

@@ -117,7 +117,7 @@ def resolve_code(name: str, command: str = "adjudicator") -> str:
     if word in g:
         return g[word]["default"]
     known = [c for game in g for c in g[game]["codes"]] + list(g)
-    from adjudicator.core.incident import shown, suggest
+    from adjudicator.core.values import shown, suggest
     close = suggest(word, known)
     raise UnknownCode(f"unknown code or game '{shown(name)}'" if name != "" else
                       "no code or game is named: the argument is empty", command,

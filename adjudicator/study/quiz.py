@@ -400,7 +400,7 @@ def parse_seats(text: str, people: dict[str, str] | None = None, game: str = "wh
     candidates' names); None if not understood. `people`: lower-case name -> seat or name. The
     seats and sides are the game's table's."""
     from adjudicator.core import registry
-    from adjudicator.core.incident import seat_words, side_words
+    from adjudicator.core.values import seat_words, side_words
     table = registry.table(game)
     seats_by_word = seat_words(table)
     sides_by_word = {w: set(table.sides[s]) for w, s in side_words(table).items()}

@@ -34,7 +34,7 @@ def request_seconds() -> float:
     if seconds is not None:
         return seconds
     from adjudicator.errors import UsageError
-    from adjudicator.core.incident import shown
+    from adjudicator.core.values import shown
     raise UsageError(f"{REQUEST_SECONDS_VARIABLE} is '{shown(raw)}', which is not a number of seconds",
                      hint="set it to a number of seconds above 0 and at most 86400 (e.g. 30), or unset it")
 

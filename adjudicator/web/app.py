@@ -156,7 +156,7 @@ async def _form(request: Request, raw: tuple[str, ...] = (), **limits):
         try:
             value.decode("utf-8")
         except UnicodeDecodeError as e:
-            from adjudicator.core.incident import shown
+            from adjudicator.core.values import shown
             raise FormNotUtf8(f"the field '{shown(field)}' is not UTF-8 text (byte 0x{value[e.start]:02x})") from None
     fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
     return form, fields, kept
@@ -208,7 +208,7 @@ def _example(request: Request):
 
 
 def _no_example(request: Request):
-    from adjudicator.core.incident import shown
+    from adjudicator.core.values import shown
     return _refusal(404, "No such example", f"there is no example '{shown(request.query_params['example'])}'",
                     "the examples: " + ", ".join(k for k, _ in examples.NAMES))
 
@@ -466,7 +466,7 @@ async def quiz_page(request: Request):
     digits = seed_text[1:] if seed_text.startswith("-") else seed_text     # (`quiz --seed -5` draws too)
     from adjudicator.core import reading
     if seed_text and reading.chosen_number(digits, 0, 999_999_999) is None:
-        from adjudicator.core.incident import shown
+        from adjudicator.core.values import shown
         return _refusal(400, "Quiz", f"the seed '{shown(seed_text)}' is not a question's number",
                         "leave the seed out for a new question, or give the number (up to nine digits) "
                         "shown beneath one")
@@ -610,7 +610,7 @@ async def api_search(request: Request):
     limit = reading.chosen_number(limit_text, 1, 500)
     if limit is None:        # (the command's --limit, said in the API's words)
         from adjudicator.errors import InputError
-        from adjudicator.core.incident import shown
+        from adjudicator.core.values import shown
         bad = InputError(f"limit is '{shown(limit_text)}', not a number of results from 1 to 500",
                          file="/api/search", hint="give limit as a whole number from 1 to 500")
         return _json(service._refuse(bad).payload, 400)
@@ -658,7 +658,7 @@ async def api_not_found(request: Request):
 
 
 async def not_found(request: Request, exc):
-    from adjudicator.core.incident import shown
+    from adjudicator.core.values import shown
     if request.url.path.startswith("/api/") or request.url.path == "/api":
         status = getattr(exc, "status_code", 404)
         path = request.url.path
@@ -753,7 +753,7 @@ class Guard:
         - a body in a Content-Encoding (gzip): read as its compressed bytes (415)."""
         from urllib.parse import unquote_to_bytes
 
-        from adjudicator.core.incident import shown
+        from adjudicator.core.values import shown
         raw = scope.get("raw_path") or scope.get("path", "").encode("utf-8", "surrogateescape")
         try:
             unquote_to_bytes(raw).decode("utf-8")
