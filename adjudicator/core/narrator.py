@@ -245,8 +245,8 @@ class Narrator:
             return ORDINAL[n] if 0 < n < len(ORDINAL) else f"number {n}"
         if type_ == "names":
             return _and([str(x) for x in v])
-        if type_ == "remedy":
-            return f"\u201c{v}\u201d"
+        if type_ == "remedy":         # in words, never its id ("demands the card called")
+            return registry.remedy_words().get(v) or f"\u201c{v}\u201d"
         if type_ == "bool":
             return "yes" if v else "no"
         if type_ == "side-scores":         # (each seat's own, at a table with no fixed sides)
