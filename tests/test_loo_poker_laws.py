@@ -110,3 +110,40 @@ def test_without_stakes_a_boston_ruling_names_the_payment_in_the_laws_words():
     text = {r["remedy"]: r["text"] for r in result["rulings"]}
     assert "four red counters into the next pool" in text["pay-pool"]
     assert "as if he had been successful" in text["pay-bidder"] and "counters" not in text["pay-bidder"]
+
+
+# ------------------------------------------------------------ a law that decides, not only a finding
+# Issue 41: a ruling cites the law it turns on. Each paragraph of Draw Poker and of the Boston
+# family's own codes that the rules encode (not marked `adjudication: none`) is cited by a ruling of
+# some case -- in its laws, or in the laws of who may not exact it -- not only by a finding; a
+# paragraph a case cites only in findings is listed here with why (the list may only shrink).
+FINDING_ONLY: dict[tuple[str, str], str] = {}
+
+
+def _ruled_by_cases(code):
+    import yaml
+    from adjudicator.core import registry
+    from .conftest import CASES, solved
+    out = set()
+    for path in CASES:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+        if (data.get("code") or registry.default_code(data.get("game", "whist"))) != code:
+            continue
+        if (data.get("expected") or {}).get("error"):
+            continue
+        for r in solved(str(path)).result["rulings"]:
+            out |= set(r["laws"])
+            for m in r["may_not_exact"]:
+                out |= set(m["laws"])
+    return out
+
+
+@pytest.mark.parametrize("code", ["draw-poker", "boston-de-fontainebleau", "french-boston"])
+def test_every_encoded_paragraph_decides_a_ruling_not_only_a_finding(code):
+    ruled = _ruled_by_cases(code)
+    missing = [law["id"] for law in laws.book(code)["laws"]
+               if not law.get("adjudication") and law["id"] not in ruled and (code, law["id"]) not in FINDING_ONLY]
+    assert not missing, f"{code}: cited by no case's ruling: {missing}"
+    for (c, lid) in FINDING_ONLY:
+        assert c != code or lid not in ruled, f"{lid} now decides a ruling: take it off FINDING_ONLY"
