@@ -87,6 +87,11 @@ STAKED = {
     # "must double the pool" (French Boston, revokes): as much as it holds
     "french-boston/revokes-with-the-pool-given-the-revoking-player-doubles-it-paying-in-as-much-as-it-holds.yaml":
         {"double-pool": ["40 counters into it"]},
+    # "the one who has not his complement of tricks must pay the adversaries and double the pool" (French
+    # Boston, gathering-tricks): the pool's thirty counters paid into it
+    "french-boston/gathering-tricks-a-simple-accepted-lost-the-demander-short-of-five-pays-the-adversaries-and-doubles"
+    "-the-pool.yaml":
+        {"double-pool": ["30 counters into it"]},
 }
 
 
