@@ -23,15 +23,7 @@ import traceback
 
 import click
 
-from adjudicator.errors import AdjudicatorError, safe, said
-
-
-def _error_json(err: AdjudicatorError) -> dict:
-    out = {"message": getattr(err, "message", str(err)), "exit_code": err.exit_code}
-    for key in ("file", "line", "column", "hint", "problems"):
-        if getattr(err, key, None) is not None:
-            out[key] = getattr(err, key)
-    return {"error": out}
+from adjudicator.errors import AdjudicatorError, error_json, safe, said
 
 
 def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
@@ -48,7 +40,7 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
             click.echo(f"details: {err.details}", err=True)
         if as_json:
             import json
-            click.echo(json.dumps(_error_json(err), ensure_ascii=False, separators=(",", ":")))   # one line
+            click.echo(json.dumps(error_json(err), ensure_ascii=False, separators=(",", ":")))   # one line
         return err.exit_code
     if isinstance(err, MemoryError):
         click.echo("internal error: the adjudicator ran out of memory.", err=True)
@@ -136,32 +128,6 @@ def _long_run(files: int) -> None:
         allocator.settle_collector()
 
 
-def _in_order(fn, items: list, jobs: int):
-    """fn(item) for each item, in the order of the items: in this process, or over `jobs` worker
-    processes (0: one per core). The output is the same bytes either way."""
-    import os
-    jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(items) <= 1:
-        yield from map(fn, items)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=min(jobs, len(items))) as pool:
-        yield from pool.map(fn, items, chunksize=max(1, min(16, len(items) // (4 * jobs))))
-
-
-def _in_batches(fn_many, items: list, jobs: int):
-    """fn_many(chunk) -> one result an item, for chunks of the items, flattened in the order of the
-    items: so that a chunk's incidents can be ruled together (adjudicator/core/batch.py), in this process
-    or over `jobs` worker processes, each taking whole chunks. The same bytes either way."""
-    import os
-    from adjudicator.core import batch
-    workers = jobs or os.cpu_count() or 1
-    size = max(1, min(2 * batch.SIZE, -(-len(items) // workers)))
-    chunks = [items[k:k + size] for k in range(0, len(items), size)]
-    for results in _in_order(fn_many, chunks, jobs):
-        yield from results
-
-
 def _starting(words, incomplete: str) -> list[str]:
     """The words that begin with what was typed, in any case, as the commands read a code, a game or
     an event name in any case (`law WHIST 24`, `events LEAD`)."""
@@ -218,59 +184,6 @@ JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=Whole(0, 
                     help="Worker processes for many files (0: one per core); output stays in input order.")
 
 
-def _adjudicate_many(items: list) -> list[tuple[str, str, int, dict | None]]:
-    """Several files, each as _adjudicate_one gives it, in order: the incidents ruled plainly (with
-    no `unknown`) solved together, a code's at a time (adjudicator/core/batch.py)."""
-    from adjudicator.core import batch, incident
-    loaded: list = []
-    for args in items:
-        try:
-            inc = incident.load(args[0], args[1])
-        except AdjudicatorError as e:
-            inc = e                 # said by _adjudicate_one, as for one file
-        loaded.append(inc)
-    solved = batch.solve_loaded(loaded)
-    return [_adjudicate_one(args, inc, solved.get(id(inc))) for args, inc in zip(items, loaded)]
-
-
-def _adjudicate_one(args, loaded=None, solution=None) -> tuple[str, str, int, dict | None]:
-    """One file of several: (standard output, standard error, exit code, its JSON). `loaded` is its
-    incident (or the error reading it gave) and `solution` its solution (or the error solving it
-    gave), when already worked out."""
-    path, stdin_text, as_json, show_facts, no_story, debug = args
-    from adjudicator.core import engine, incident, render, ruling
-    try:
-        if isinstance(loaded, Exception):
-            raise loaded
-        inc = loaded or incident.load(path, stdin_text)
-        cond = _conditional_ruling(inc, as_json)     # facts not known
-        if cond is not None:        # (with the story, as any ruling has it)
-            text, result = cond
-            if not no_story:
-                result["story"] = _story(inc)
-                text = _story_above(result, text) if text else text
-            return text, "", 0, (result if as_json else None)
-        if isinstance(solution, Exception):
-            raise solution
-        sol = solution or engine.solve(inc)
-        result = ruling.build(inc, sol)
-    except AdjudicatorError as e:
-        err = str(e) + "\n"
-        if debug and getattr(e, "details", None):
-            err += f"details: {e.details}\n"
-        return "", err, e.exit_code, (_error_json(e) if as_json else None)
-    if show_facts:
-        result["facts"] = sorted(str(s) for s in sol.facts)
-    if not no_story:
-        result["story"] = _story(inc)
-    if as_json:
-        return "", "", 0, result
-    out = ""
-    if show_facts:
-        out += "Facts the rules saw:\n" + "".join(f"  {f}.\n" for f in result["facts"]) + "\n"
-    return out + _story_above(result, render.ruling_text(result, inc.players)) + "\n", "", 0, None
-
-
 @main.command()
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
@@ -287,18 +200,22 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
                              "only once", hint="name '-' once; to rule on one incident twice, save it to a file and "
                              "name the file twice")
         _long_run(len(files))              # (before standard input is read: the second start reads it)
-        from adjudicator.core import incident
-        stdin_text = incident.read_stdin() if "-" in files else None
+        from adjudicator import api
+        stdin_text = api.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
-        work = [(path, stdin_text, as_json, show_facts, no_story, ctx.obj["debug"]) for path in files]
-        for out, err, code, data in _in_batches(_adjudicate_many, work, jobs):
-            if err:
+        for got in api.adjudicate_files(files, stdin=stdin_text, story=not no_story, facts=show_facts, jobs=jobs):
+            if isinstance(got, AdjudicatorError):
+                err = str(got) + "\n"
+                if ctx.obj["debug"] and getattr(got, "details", None):
+                    err += f"details: {got.details}\n"
                 click.echo(err, err=True, nl=False)
-            if out:
-                click.echo(out, nl=False)
-            if data is not None:
-                click.echo(_json_line(data))
-            worst = max(worst, code)
+                if as_json:
+                    click.echo(_json_line(error_json(got)))
+                worst = max(worst, got.exit_code)
+            elif as_json:
+                click.echo(_json_line(got.as_dict()))
+            else:
+                click.echo(got.text(), nl=False)
         return worst
     _run(ctx.obj["debug"], go, as_json)
 
@@ -309,25 +226,6 @@ def _json_line(data) -> str:
     document; `jq` reads both)."""
     import json
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-
-
-def _story(inc) -> str:
-    """What happened, told in words (adjudicator/core/narrator.py): shown above the ruling."""
-    from adjudicator.core import narrator
-    return narrator.tell(inc)
-
-
-def _story_text(story: str) -> str:
-    from adjudicator.core.render import _wrap
-    return "\n".join(_wrap(story, "What happened: ", "  ")) + "\n"
-
-
-def _story_above(result: dict, text: str) -> str:
-    """The ruling's text with the story above it: none asked (--no-story), or nothing to tell (an
-    account with no event and no table), and the text alone, never a `What happened:` with nothing
-    after it. The web page's terminal text is made by this too."""
-    story = result.get("story")
-    return (_story_text(story) + "\n" + text) if story else text
 
 
 @main.command()
@@ -416,16 +314,6 @@ def ask(ctx, args, game, answers, save, as_json):
     _run(ctx.obj["debug"], go, as_json)
 
 
-def _conditional_ruling(inc, as_json: bool) -> tuple[str, dict] | None:
-    """An incident with unknown facts gets the conditional ruling (unknowns.py): its text and its
-    JSON; None for an incident whose facts are all known."""
-    if getattr(inc, "unknown", None) is None:     # unknowns.has_unknowns, without importing it
-        return None
-    from adjudicator.core import unknowns
-    result = unknowns.conditional(inc)
-    return ("" if as_json else unknowns.text(result, inc.players) + "\n"), result
-
-
 @main.command()
 @click.argument("file")
 @click.option("--codes", "codes", default=None, shell_complete=_complete_codes,
@@ -436,15 +324,16 @@ def compare(ctx, file, codes, as_json):
     """Rule on the incident in FILE under several codes, side by side, marking where they differ."""
     def go():
         import json
-        from adjudicator.core import compare as cmp, incident
-        stdin_text = incident.read_stdin() if file == "-" else None   # bounded, as adjudicate reads it
-        result = cmp.compare(file, cmp.wanted(codes, file, stdin_text), stdin_text)
-        if as_json:
-            result.pop("players", None)
-            click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        from adjudicator import api
+        if file == "-":         # bounded, as adjudicate reads it
+            found = api.compare(api.read_stdin(), codes, name="<stdin>")
         else:
-            click.echo(cmp.render(result))
-        return 2 if result["errors"] else 0      # a code that gave no ruling: its refusal is bad input
+            found = api.compare(api.AsGiven(file), codes)
+        if as_json:
+            click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
+        else:
+            click.echo(found.text())
+        return 2 if found.errors else 0      # a code that gave no ruling: its refusal is bad input
     _run(ctx.obj["debug"], go, as_json)
 
 
@@ -467,15 +356,16 @@ def check(ctx, paths, quiet, as_json, jobs):
                                "`adjudicator adjudicate -` to rule on an incident from standard input", ctx)
 
     def go():
-        from adjudicator.core import cases
-        files = cases.find(paths or ["cases"])
+        from adjudicator import api
+        files = api.find_cases(paths or ["cases"])
         if not files:       # (said bare, "no case files found", with no --json line)
             from adjudicator.errors import UsageError
             raise UsageError("no case files found: the folders given hold no .yaml file",
                              hint="give case files, or folders holding them (`adjudicator check cases`)")
         _long_run(len(files))
         failed, rows = 0, []
-        for text, row in _in_batches(_check_many, [(path, quiet) for path in files], jobs):
+        for result in api.check(files, jobs=jobs):
+            text, row = _case_said(result, quiet)
             failed += not row["ok"]
             rows.append(row)
             if text and not as_json:
@@ -490,27 +380,14 @@ def check(ctx, paths, quiet, as_json, jobs):
     _run(ctx.obj["debug"], go, as_json)
 
 
-def _check_many(items: list) -> list[tuple[str, dict]]:
-    """Several case files, each as _check_one gives it, in order, ruled together (cases.run_all)."""
-    from adjudicator.core import cases
-    return [_check_one(args, out) for args, out in zip(items, cases.run_all([path for path, _ in items]))]
-
-
-def _check_one(args, outcome=None) -> tuple[str, dict]:
-    """One case file: (what to print, its outcome as data); `outcome` when already worked out
-    (or the error it gave)."""
-    path, quiet = args
-    from adjudicator.core import cases
-    try:
-        if isinstance(outcome, Exception):
-            raise outcome
-        out = outcome or cases.run(path)
-    except AdjudicatorError as e:
-        return f"FAIL {safe(path)}\n    {e}", {"file": path, "ok": False, **_error_json(e)}
-    row = {"file": path, "name": out.name, "ok": out.ok, **({} if out.ok else {"diff": out.diff})}
-    if out.ok:
-        return ("" if quiet else f"pass {safe(path)}: {safe(out.name)}"), row
-    return f"FAIL {safe(path)}: {safe(out.name)}\n{out.diff}", row
+def _case_said(res, quiet: bool) -> tuple[str, dict]:
+    """One case file run: (what to print, its outcome as data)."""
+    if res.error is not None:
+        return f"FAIL {safe(res.file)}\n    {res.error}", {"file": res.file, "ok": False, **error_json(res.error)}
+    row = {"file": res.file, "name": res.name, "ok": res.ok, **({} if res.ok else {"diff": res.diff})}
+    if res.ok:
+        return ("" if quiet else f"pass {safe(res.file)}: {safe(res.name)}"), row
+    return f"FAIL {safe(res.file)}: {safe(res.name)}\n{res.diff}", row
 
 
 @main.command()
@@ -531,16 +408,12 @@ def law(ctx, code_or_game, number, as_json):
     """
     def go():
         import json
-        from adjudicator.lookup import laws
-        from adjudicator.core import registry, render
-        found = laws.Answer(code_or_game, number)
+        from adjudicator import api
+        found = api.law(code_or_game, number)
         if as_json:
-            click.echo(json.dumps(found.data(), indent=2, ensure_ascii=False))
+            click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:
-            if found.note:
-                click.echo("\n".join(render.wrap(found.note)) + "\n")
-            info = {**registry.code_info(found.code), "source": found.source}
-            click.echo(render.law_text(info, found.entry, found.clause, found.links))
+            click.echo(found.text(), nl=False)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -560,23 +433,12 @@ def search(ctx, words, code_given, limit, as_json):
     """
     def go():
         import json
-        from adjudicator.lookup import laws
-        from adjudicator.core import registry, render
-        from adjudicator.lookup import search as searching
-        from adjudicator.errors import InputError
-        code = registry.resolve_code(code_given, "adjudicator search --code") if code_given is not None else None
-        if code:
-            code = laws.book_code(code)
-            if code not in laws.codes():
-                raise InputError(f"code '{safe(code, 40)}' has no law texts", file="adjudicator search",
-                                 hint="`adjudicator codes` lists the codes")
-        result = searching.search(" ".join(words), code=code, limit=limit)
-        if not result["groups"]:
-            raise searching.nothing_to_search(" ".join(words))
+        from adjudicator import api
+        found = api.search(" ".join(words), code=code_given, limit=limit)
         if as_json:
-            click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+            click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:
-            click.echo(render.search_text(result), nl=False)
+            click.echo(found.text(), nl=False)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -594,22 +456,11 @@ def topic(ctx, name, codes_given, as_json):
     """
     def go():
         import json
-        from adjudicator.lookup import laws
-        from adjudicator.core import registry, render
-        only = {laws.book_code(registry.resolve_code(c, "adjudicator topic --code")) for c in codes_given}
-        if not name:
-            rows = laws.topic_list()
-            if only:        # (`topic --code piquet` listed every topic, whist's and loo's too: --code passed over)
-                rows = [{**r, "codes": [c for c in r["codes"] if c in only]} for r in rows]
-                rows = [r for r in rows if r["codes"]]
-            click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else render.topics_text(rows),
-                       nl=as_json)
-            return 0
-        t = laws.topic(laws.resolve_topic(" ".join(name)))
-        if only:
-            t["codes"] = [c for c in t["codes"] if c["code"] in only]
-            t["not_covered"] = [c for c in t["not_covered"] if c in only]
-        click.echo(json.dumps(t, indent=2, ensure_ascii=False) if as_json else render.topic_text(t), nl=as_json)
+        from adjudicator import api
+        # (`topic --code piquet` lists piquet's topics alone, not whist's and loo's too)
+        found = api.topic(" ".join(name), codes=codes_given) if name else api.topics(codes=codes_given)
+        click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False) if as_json else found.text(),
+                   nl=as_json)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -621,13 +472,8 @@ def codes(ctx, as_json):
     """List the games and codes of law known, with each game's default code."""
     def go():
         import json
-        from adjudicator.core import registry
-        rows = []
-        for game in registry.games():
-            for code in registry.codes_of(game):
-                info = registry.code_info(code)
-                rows.append({"game": game, "code": code, "title": info["title"],
-                             "default": code == registry.default_code(game)})
+        from adjudicator import api
+        rows = api.codes()
         if as_json:
             click.echo(json.dumps(rows, indent=2))
         else:
@@ -647,8 +493,8 @@ def remedies(ctx, as_json):
     """List the remedy ids a ruling can name (and a `demand` event can ask for)."""
     def go():
         import json
-        from adjudicator.core import registry
-        rem = registry.remedies()
+        from adjudicator import api
+        rem = api.remedies()
         if as_json:
             click.echo(json.dumps(rem, indent=2))
         else:
@@ -668,7 +514,7 @@ def events(ctx, name, markdown, as_json):
     that event (or top-level key): what it records, each field, an example and the laws reading it."""
     def go():
         import json
-        from adjudicator.lookup import formatdoc as docs
+        from adjudicator import api
         from adjudicator.core import schema
         if markdown and (name is not None or as_json):
             # (`events lead --markdown` printed lead's entry in plain text and `events --markdown
@@ -679,45 +525,15 @@ def events(ctx, name, markdown, as_json):
                              "adjudicator events",
                              hint="adjudicator events --markdown (the reference), or adjudicator events [NAME] [--json]")
         if name is not None:        # (an empty NAME is no name: refused, not read as none given)
-            ev = schema.EVENTS.get(name.strip().lower())
-            top = schema.TOP_KEYS.get(name.strip().lower())
-            if ev is None and top is None:
-                from adjudicator.errors import InputError
-                from adjudicator.core.values import shown, suggest
-                close = suggest(name.strip().lower(), list(schema.EVENTS) + list(schema.TOP_KEYS))
-                raise InputError(f"no event or key '{shown(name)}'" if name else
-                                 "no event or key is named: the argument is empty", "adjudicator events",
-                                 hint=(f"did you mean '{close}'? " if close else "") + "`adjudicator events` lists them")
-            if ev is None:
-                data = {"key": top.name, "type": top.type, "doc": top.doc, "required": top.required}
-                text = f"{top.name} (top-level key, {top.type}{', required' if top.required else ''})\n  {top.doc}"
-            else:
-                # The laws of every code whose rules read the event, worked out from the rules
-                # (laws.event_laws), not a list kept by hand of the whist codes' alone.
-                from adjudicator.lookup import laws
-                by_code = laws.event_laws(ev.name)
-                data = {"event": ev.name, "group": ev.group, "doc": ev.doc, "example": ev.example,
-                        "laws": list(by_code.get("american-1893", ())),
-                        "laws_by_code": {c: list(ls) for c, ls in by_code.items()},
-                        "fields": [{"name": f.name, "type": f.type, "doc": f.doc, "required": f.required,
-                                    **({"choices": list(f.choices)} if f.choices else {})} for f in ev.fields]}
-                text = "\n".join([f"{ev.name} ({ev.group})", f"  {ev.doc}", "", "Fields (* required):"]
-                                 + [f"  {f.name + ('*' if f.required else ''):<16} {f.doc}"
-                                    + (f" (one of: {', '.join(f.choices)})" if f.choices else "") for f in ev.fields]
-                                 + ["", f"Example:\n  {ev.example}"]
-                                 + ([f"Laws that read it ({c}): {', '.join(ls)}" for c, ls in by_code.items()]
-                                    or [laws.NO_LAWS_READ]))
-            click.echo(json.dumps(data, indent=2, ensure_ascii=False) if as_json else _wrap_lines(text))
+            found = api.event(name)
+            click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False) if as_json
+                       else _wrap_lines(found.text()))
             return 0
         if as_json:
-            click.echo(json.dumps({"keys": [{"name": f.name, "type": f.type, "doc": f.doc, "required": f.required}
-                                            for f in schema.TOP],
-                                   "events": [{"name": e.name, "group": e.group,
-                                               "fields": [f.name for f in e.fields]} for e in schema.EVENTS.values()]},
-                                  indent=2, ensure_ascii=False))
+            click.echo(json.dumps(api.events(), indent=2, ensure_ascii=False))
             return 0
         if markdown:
-            click.echo(docs.block(), nl=False)
+            click.echo(api.format_reference(), nl=False)
             return 0
         for f in schema.TOP:
             click.echo(_row(f"{f.name:<14} ", f.doc))

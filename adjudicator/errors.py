@@ -29,10 +29,35 @@ def _escaped(c: str) -> str:
     return ascii(c)[1:-1]
 
 
+def _rebuilt(cls, args: tuple, state: dict) -> "AdjudicatorError":
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
+
+
 class AdjudicatorError(Exception):
     """Base class: anything raised on purpose by the adjudicator."""
 
     exit_code = 1
+
+    def __reduce__(self):
+        """Pickled whole, with its file, line and hint (an error met in a worker process, `--jobs`
+        or the server's, is said as it was met): Exception's own pickling calls __init__ again with
+        the rendered message alone."""
+        return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
+
+
+def error_json(err: BaseException) -> dict:
+    """An error as every `--json` and the web API give it: {"error": {message, exit_code, and file,
+    line, column, hint, problems when known}}; a fault that is not ours, by its kind alone."""
+    if not isinstance(err, AdjudicatorError):
+        return {"error": {"message": f"internal error ({type(err).__name__})", "exit_code": 1}}
+    out = {"message": getattr(err, "message", str(err)), "exit_code": err.exit_code}
+    for key in ("file", "line", "column", "hint", "problems"):
+        if getattr(err, key, None) is not None:
+            out[key] = getattr(err, key)
+    return {"error": out}
 
 
 def said(text: str | None, limit: int) -> str | None:

@@ -30,11 +30,11 @@ def _same_book(code: str, other: str) -> bool:
     return registry.code_info(code).get("laws") == registry.code_info(other).get("laws")
 
 
-def wanted(codes: str | None, path: str, stdin_text: str | None = None) -> list[str]:
+def wanted(codes: str | None, path: str, stdin_text: str | bytes | None = None, name: str | None = None) -> list[str]:
     """The codes `--codes` names (a code, or a game's name for its default code), each once; with
     none given, every encoded code of the incident's game."""
     if codes is None:
-        inc = incident.load(path, stdin_text)
+        inc = incident.load(path, stdin_text, name=name)
         out = [c for c in registry.codes_of(inc.game) if registry.encoded(c)]
         if len(out) == 1:   # (a "comparison" of one code was printed, "The codes give the same remedies")
             other = _another(out[0])
@@ -73,8 +73,8 @@ def _another(code: str) -> str:
     return f" (no other code rules {game}: there is nothing to compare it with)"
 
 
-def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
-    first = incident.load(path, stdin_text)
+def compare(path: str, codes: list[str], stdin_text: str | bytes | None = None, name: str | None = None) -> dict:
+    first = incident.load(path, stdin_text, name=name)
     if getattr(first, "unknown", None) is not None:
         raise InputError("compare rules on an account whose facts are all known, and this one leaves some "
                          "unknown (`unknown`)", first.file, first.key_lines.get("unknown"),
@@ -97,7 +97,8 @@ def compare(path: str, codes: list[str], stdin_text: str | None = None) -> dict:
         # the same account, read as one of the code's own game (the bid left out where it has none)
         # (read under the code: what the account may say, a score below the game, is the code's)
         try:
-            inc = incident.load(path, stdin_text, as_game=game if game != first.game else None, as_code=code)
+            inc = incident.load(path, stdin_text, as_game=game if game != first.game else None, as_code=code,
+                                name=name)
             if getattr(inc, "left_out", None):
                 left_out[code] = inc.left_out
             inc.code = code

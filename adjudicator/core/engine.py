@@ -30,23 +30,13 @@ import clingo
 
 from adjudicator.core import facts as factmod
 from adjudicator.core import allocator, registry, rulefiles
+from adjudicator.core.limits import seconds_setting
 from adjudicator.errors import InternalError, TimeLimit, UnknownCode, UsageError
 from adjudicator.core.incident import Incident
 
 # Seconds for grounding and solving together. The worst incident the input limits admit takes a
 # few seconds (tests/test_hostile.py measures it); ADJUDICATOR_TIME_LIMIT changes the limit.
 TIME_LIMIT_VARIABLE = "ADJUDICATOR_TIME_LIMIT"
-
-
-def seconds_setting(raw: str) -> float | None:
-    """The seconds a setting gives (the time limit here; the web server's time for a request to
-    arrive, adjudicator/web): a number above 0 and at most a day; None for anything else (the
-    command then refuses to run, saying what was set)."""
-    try:
-        seconds = float(raw)
-    except ValueError:
-        return None
-    return seconds if 0 < seconds <= 86400 else None     # (NaN and infinity are outside too)
 
 
 DEFAULT_TIMEOUT = seconds_setting(os.environ.get(TIME_LIMIT_VARIABLE, "10"))

@@ -307,3 +307,34 @@ def topics_text(topics: list[dict]) -> str:
     lines.append("")
     lines.append("`adjudicator topic NAME` lists the laws of every code on one topic.")
     return "\n".join(lines) + "\n"
+
+
+# (an event no code's rules read: said by `adjudicator events NAME` and the web page's event page)
+NO_LAWS_READ = "No code's rules read this event: it is part of the account, but no law rules on it."
+
+
+def event_text(data: dict) -> str:
+    """An event of the incident format (or a top-level key) explained, as `adjudicator events NAME`
+    prints it before wrapping to the terminal: what it records, each field, an example, the laws
+    of every code whose rules read it."""
+    if "key" in data:
+        return (f"{data['key']} (top-level key, {data['type']}{', required' if data['required'] else ''})\n"
+                f"  {data['doc']}")
+    return "\n".join([f"{data['event']} ({data['group']})", f"  {data['doc']}", "", "Fields (* required):"]
+                     + [f"  {f['name'] + ('*' if f['required'] else ''):<16} {f['doc']}"
+                        + (f" (one of: {', '.join(f['choices'])})" if f.get("choices") else "") for f in data["fields"]]
+                     + ["", f"Example:\n  {data['example']}"]
+                     + ([f"Laws that read it ({c}): {', '.join(ls)}" for c, ls in data["laws_by_code"].items()]
+                        or [NO_LAWS_READ]))
+
+
+def laws_turned_on(tree) -> list[str]:
+    """The laws whose rulings differ between the branches of a conditional ruling (its
+    `depends_on`), in the order of the laws: what the facts not known decide."""
+    if not tree:
+        return []
+    from adjudicator.core.ruling import law_key
+    laws = set(tree["laws"])
+    for b in tree["branches"]:
+        laws.update(laws_turned_on(b["depends_on"]))
+    return sorted(laws, key=law_key)

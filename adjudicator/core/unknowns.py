@@ -641,15 +641,6 @@ def _tree_json(space: Space, node: Node):
                          for ai, child in node.children]}
 
 
-def _all_laws(tree) -> list[str]:
-    if not tree:
-        return []
-    laws = set(tree["laws"])
-    for b in tree["branches"]:
-        laws.update(_all_laws(b["depends_on"]))
-    return sorted(laws, key=ruling.law_key)
-
-
 def _body(result: dict, players: dict[str, str]) -> str:
     """render.ruling_text's rulings and findings, without its heading."""
     from adjudicator.core import render
@@ -675,7 +666,7 @@ def text(result: dict, players: dict[str, str]) -> str:
     else:
         lines += render._wrap("The ruling depends on facts not known: "
                               + "; ".join(u["question"] for u in unknown_rel), "", "  ")
-        laws = _all_laws(result["depends_on"])
+        laws = render.laws_turned_on(result["depends_on"])
         if laws:
             tag = render.laws_tag(laws)
             lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn{'s' if len(laws) == 1 else ''} on them.",

@@ -312,3 +312,93 @@ def run_from_game(game: str, words: str, save: str | None, read: Callable[[], st
     _save(target, dump(data))
     out.write("\n")
     return run(target, target, read, out, echo=echo, on_saved=on_saved)
+
+
+# --------------------------------------------------------------------------------------------
+# The interview one question a page (the web page's /ask)
+# --------------------------------------------------------------------------------------------
+PAGE_DONT_KNOW = "?"      # the token a page sends for "I don't know"
+
+
+def _answer_token(token: str, ui: int, n_alts: int) -> int | None:
+    """An answer the page sent back: 'U:A' (alternative A of unknown U) or 'U:?' (I don't know)."""
+    u, _, a = token.partition(":")
+    # (reading.chosen_number: ASCII digits only; '²' was a 500, '١' taken for 1)
+    if reading.chosen_number(u, ui, ui) is None:
+        raise InputError("the answers sent do not fit the questions of this incident", "the interview",
+                         hint="start the interview again from the incident")
+    if a == PAGE_DONT_KNOW:
+        return None
+    chosen = reading.chosen_number(a, 0, n_alts - 1)
+    if chosen is None:
+        raise InputError(f"no answer '{a[:20]}' to this question", "the interview",
+                         hint="choose one of the answers shown, or \"I don't know\"")
+    return chosen
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _in_events(inc):
+    """The interview's questions on the page, citing each event as the story tells it, never a line
+    of the file: `ask` cites the lines of the file the user wrote ("the renounce (event 2, line
+    15)"), but an incident built step by step, or carried from page to page, is YAML the referee
+    never saw. "(event 2, line 15)" reads "(the 2nd event: Brown renounces with the three of clubs)"."""
+    import re
+
+    from adjudicator.core import narrator
+    teller = narrator.Narrator(inc)
+    teller.setting()
+    told = [teller.event(ev).rstrip(".") for ev in inc.events]       # (in order: a deal says who deals on)
+    # mid-sentence, an article small: "the 5th event: the trick is turned" (a name, a seat as written)
+    told = [t[:1].lower() + t[1:] if t.split(" ", 1)[0] in ("The", "A", "An") and t.split(" ", 1)[0] not in teller.names
+            else t for t in told]
+
+    def event(n: str, telling: bool = True) -> str:
+        i = int(n)
+        return f"the {_ordinal(i)} event" + (f": {told[i - 1]}" if telling and 1 <= i <= len(told) else "")
+
+    def said(text: str) -> str:
+        # who did it is the question: the event is not told, its account names who is said to have
+        text = re.sub(r"at event (\d+) \(lines? [\d-]+\)", lambda m: f"at {event(m[1], False)}", text)
+        return re.sub(r"\(event (\d+), lines? [\d-]+\)", lambda m: f"({event(m[1])})", text)
+    return said
+
+
+def step(data: bytes, answers: list[str]) -> dict:
+    """One step of the interview on an incident given as bytes (the web page's, one question a
+    page), the answers so far replayed in order: each answer 'U:A' (alternative A of unknown U) or
+    'U:?' (I don't know).
+
+    Returns {"asked": [{question, answer}], "question": {...} | None, "incident": YAML | None}:
+    the next question (the most decisive one still open, with the laws turning on it), or, when
+    nothing left can change the ruling, the incident with the answers written in, as `ask` saves it.
+    The questions cite their events as the story tells them, not the lines `ask` cites (_in_events).
+    """
+    iv = Interview("-", data)
+    said = _in_events(iv.inc)
+    asked = []
+    for token in answers:
+        q = iv.next_question()
+        if q is None:
+            raise InputError("more answers were sent than there are questions", "the interview",
+                             hint="start the interview again from the incident")
+        ui, laws = q
+        u = iv.space.unknowns[ui]
+        ai = _answer_token(token, ui, len(u.alternatives))
+        iv.asked.append((ui, laws))
+        iv.answer(ui, ai)
+        asked.append({"question": said(u.question), "laws": laws,
+                      "answer": "I don't know" if ai is None else u.alternatives[ai].label})
+    q = iv.next_question()
+    if q is not None:
+        ui, laws = q
+        u = iv.space.unknowns[ui]
+        from adjudicator.core import narrator
+        return {"game": iv.inc.game, "asked": asked, "incident": None, "story": narrator.tell(iv.inc),
+                "question": {"unknown": ui, "text": said(u.question), "laws": laws, "code": iv.inc.code,
+                             "alternatives": [a.label for a in u.alternatives]}}
+    built = ("# Built by the interview of `adjudicator serve`; `adjudicator adjudicate` rules on it again.\n"
+             + yaml.safe_dump(iv.completed(), sort_keys=False, allow_unicode=True))
+    return {"game": iv.inc.game, "asked": asked, "question": None, "incident": built}

@@ -232,3 +232,31 @@ def load(text: str) -> dict:
         raise InputError("the incident carried by the page is not one the builder made", "the incident builder",
                          hint=f"start again (an incident of at most {MAX_BYTES:,} bytes)")
     return data
+
+
+def step(text: str, what: str, form: dict) -> tuple[str, str | None]:
+    """One step of the builder on the incident carried by the page (`what`: table, add, undo, keep):
+    its YAML after the step, and what happened so far told in words (None before the first event).
+    The command's reader checks every step: a mistake is refused with its line and fix."""
+    from adjudicator.core import incident, narrator
+    if what == "table":
+        data = table(form)
+    else:
+        data = load(text)
+        if what == "add":
+            data = add_event(data, form.get("event", ""), form)
+        elif what == "undo":
+            data = remove_last(data)
+    out = dump(data)
+    # (the table too: a dealer 'Q' or a player named 'N' was taken at the table's step, and
+    # refused only when the first event was added, on the event's form)
+    inc = incident.load("-", out.encode("utf-8"))
+    if not data.get("events"):
+        return out, None
+    return out, narrator.tell(inc)
+
+
+def fields_for(name: str, text: str = "") -> list[dict]:
+    """The fields of an event for the incident the page carries (its game's seats and events)."""
+    game = load(text).get("game", "whist") if text else "whist"
+    return fields_of(name, game)

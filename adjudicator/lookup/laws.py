@@ -7,7 +7,7 @@ import re
 
 import yaml
 
-from adjudicator.core import registry, rulefiles
+from adjudicator.core import registry, render, rulefiles
 from adjudicator.errors import InputError, safe
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -224,6 +224,18 @@ class Answer:
         self.note = None if self.asked is None else (
             f"{self.asked}'s rulings cite the laws of {code} beside its own exceptions "
             f"({outline([str(x['id']) for x in book(self.asked)['laws']])}): law {number.strip()} is {code}'s.")
+
+    def text(self) -> str:
+        """As `adjudicator law` prints it: the note on the code asked (when another code's law
+        answers), then the law with its links."""
+        from adjudicator.core import registry, render
+        head = "\n".join(render.wrap(self.note)) + "\n\n" if self.note else ""
+        info = {**registry.code_info(self.code), "source": self.source}
+        return head + render.law_text(info, self.entry, self.clause, self.links) + "\n"
+
+    def as_dict(self) -> dict:
+        """As `adjudicator law --json` gives it."""
+        return self.data()
 
     def data(self) -> dict:
         """As `--json` gives it."""
@@ -728,7 +740,7 @@ def _waits_for(triggers: frozenset[str] | None, name: str) -> bool:
 
 
 # What `events NAME` and the web page's event say when event_laws finds none.
-NO_LAWS_READ = "No code's rules read this event: it is part of the account, but no law rules on it."
+NO_LAWS_READ = render.NO_LAWS_READ
 
 
 @functools.cache

@@ -84,22 +84,20 @@ _RULINGS: dict[tuple[str, str], dict | None] = {}
 
 
 def ruling_of(path: str, code: str | None = None) -> dict | None:
-    """The engine's ruling on a case's incident (under `code`, else its own), solved once per run;
-    None when the engine refuses the incident."""
-    from adjudicator.core import engine, incident, ruling
-    inc = None if code else incident.load(path)
-    key = (os.path.abspath(path), code or inc.code)
+    """The engine's ruling on a case's incident (under `code`, else its own), as `adjudicator
+    adjudicate --json` gives it without the story, solved once per run; None when the engine
+    refuses the incident. Under another code the account is read as `adjudicator compare` reads it
+    (a score of 6 is past the English game of five): an account the code refuses gets no ruling."""
+    from adjudicator import api
+    from adjudicator.core import incident
+    key = (os.path.abspath(path), code or incident.load(path).code)
     if key not in _RULINGS:
         try:
-            if code:    # read under the code, as `adjudicator compare` reads it (a score of 6 is
-                        # past the English game of five): an account the code refuses gets no ruling
-                inc = incident.load(path, as_code=code)
-                inc.code = code
-            result = ruling.build(inc, engine.solve(inc))
+            found = api.adjudicate(api.AsGiven(path), code=code, story=False)
+            result = found.as_dict()
+            result["_players"] = found.players
         except AdjudicatorError:
             result = None
-        if result is not None:
-            result["_players"] = inc.players
         _RULINGS[key] = result
     return _RULINGS[key]
 

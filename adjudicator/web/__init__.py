@@ -26,7 +26,7 @@ def request_seconds() -> float:
     left the slow-client guard silently at its default or off."""
     import os
 
-    from adjudicator.core.engine import seconds_setting      # (as the ruling's time limit is read)
+    from adjudicator.core.limits import seconds_setting      # (as the ruling's time limit is read)
     raw = os.environ.get(REQUEST_SECONDS_VARIABLE)
     if raw is None:
         return REQUEST_SECONDS
@@ -42,10 +42,9 @@ def request_seconds() -> float:
 def check_settings() -> None:
     """The settings the server reads, refused before it listens (exit 2, saying what was set) rather
     than each request answered 400 or 408 for the server's own setting."""
-    from adjudicator.core import engine
+    from adjudicator import api
     request_seconds()
-    if engine.DEFAULT_TIMEOUT is None:          # ADJUDICATOR_TIME_LIMIT is not a time limit
-        raise engine.time_limit_error()
+    api.check_settings()            # (ADJUDICATOR_TIME_LIMIT is a time limit)
 
 
 def _protocol():

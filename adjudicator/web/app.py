@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from adjudicator.core.incident import MAX_BYTES
+from adjudicator.core.limits import MAX_BYTES
 from adjudicator.core.render import NONE_REMEDIES, alternatives, status_sentence
 from adjudicator.web import examples, service
 from adjudicator.web.service import Refusal
@@ -64,8 +64,8 @@ def _law_url(code: str, ident: str) -> str:
 
 def _turning_laws(tree) -> list[str]:
     """The laws whose rulings differ between the branches (as unknowns.text says them)."""
-    from adjudicator.core.unknowns import _all_laws
-    return _all_laws(tree) if tree else []
+    from adjudicator.core.render import laws_turned_on
+    return laws_turned_on(tree)
 
 
 env.filters["who"] = _who
@@ -76,10 +76,10 @@ env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_tu
 
 def page(name: str, status: int = 200, **context) -> HTMLResponse:
     if name == "quiz.html":         # its filters: the codes that rule, the topics of the concordance
-        from adjudicator.lookup import laws
+        from adjudicator import api
         from adjudicator.core import registry
         context.setdefault("quiz_codes", [c["code"] for c in registry.all_codes() if registry.encoded(c["code"])])
-        context.setdefault("quiz_topics", laws.topic_list())
+        context.setdefault("quiz_topics", api.topics().data)
     return HTMLResponse(env.get_template(name).render(**context), status_code=status)
 
 
@@ -235,12 +235,11 @@ async def rule(request: Request):
         return page("home.html", 400, title="Rule on an incident", incident="", examples=examples.NAMES,
                     message="Paste the incident (or choose its file) first.")
     try:
-        result = await run_in_threadpool(service.adjudicate, data)
-        text = await run_in_threadpool(service.terminal_text, result, data)
-        inc = await run_in_threadpool(service.incident_of, data)
+        found = await run_in_threadpool(service.ruling, data)
+        result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
     except Refusal as r:
         return refused_page(r, _text(data))
-    return page("ruling.html", title="Ruling", result=result, players=inc.players, terminal=text,
+    return page("ruling.html", title="Ruling", result=result, players=found.players, terminal=text,
                 incident=_text(data), as_json=json.dumps(result, indent=2, ensure_ascii=False))
 
 
@@ -270,19 +269,18 @@ async def ask_step(request: Request):
                     answers=" ".join(answers), number=len(answers) + 1)
     built = step["incident"].encode("utf-8")
     try:
-        result = await run_in_threadpool(service.adjudicate, built)
-        inc = await run_in_threadpool(service.incident_of, built)
-        text = await run_in_threadpool(service.terminal_text, result, built)
+        found = await run_in_threadpool(service.ruling, built)
+        result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
     except Refusal as r:
         return refused_page(r, step["incident"])
-    return page("ruling.html", title="Ruling", result=result, players=inc.players, terminal=text,
+    return page("ruling.html", title="Ruling", result=result, players=found.players, terminal=text,
                 incident=step["incident"], asked=step["asked"], built=True,
                 as_json=json.dumps(result, indent=2, ensure_ascii=False))
 
 
 async def build_page(request: Request):
     from adjudicator.interview import builder
-    from adjudicator.core.incident import MAX_NAME
+    from adjudicator.core.limits import MAX_NAME
     common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
               "max_name": MAX_NAME,
               "seat_words": builder.seat_words(), "groups": builder.event_groups()}
@@ -360,9 +358,10 @@ async def events_page(request: Request):
     ev = schema.EVENTS.get(name.strip().lower())
     if ev is None:
         return _refusal(404, "No such event", f"no event '{name[:40]}'", "the events are listed on /events")
-    from adjudicator.lookup import laws          # (the laws of every code whose rules read it: as `adjudicator events NAME`)
+    from adjudicator import api          # (the laws of every code whose rules read it: as `adjudicator events NAME`)
+    from adjudicator.core.render import NO_LAWS_READ
     return page("events.html", title=f"The event {ev.name}", event=ev, types=schema.TYPES,
-                event_laws=laws.event_laws(ev.name), no_laws_read=laws.NO_LAWS_READ)
+                event_laws=api.event(ev.name).data["laws_by_code"], no_laws_read=NO_LAWS_READ)
 
 
 async def law_lookup(request: Request):

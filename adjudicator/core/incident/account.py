@@ -297,8 +297,10 @@ def parse_events(ck: Checker, y: Y) -> list[Event]:
     return out
 
 
-def load(path: str, stdin_text: str | None = None, allow_case: bool = True, as_game: str | None = None,
-         as_code: str | None = None) -> Incident:
-    text, name = read_source(path, stdin_text)
+def load(path: str, stdin_text: str | bytes | None = None, allow_case: bool = True, as_game: str | None = None,
+         as_code: str | None = None, name: str | None = None) -> Incident:
+    """The incident at `path`, or in `stdin_text` when the path is '-' (standard input's bytes, or
+    an incident given as text: `name` is then what errors call it, `<stdin>` by default)."""
+    text, name = read_source(path, stdin_text, name)
     return parse(text, name, allow_case, as_game, as_code)
 

@@ -12,18 +12,11 @@ import re
 import yaml
 
 from adjudicator.core import schema
+from adjudicator.core.limits import MAX_BYTES, MAX_DEPTH, MAX_EVENTS, MAX_LIST, MAX_NAME, MAX_NODES  # noqa: F401
 from adjudicator.core.values import Y, shown
 from adjudicator.errors import InputError, safe
 
 
-MAX_BYTES = 1_000_000          # an incident is a page of text; refuse anything far larger
-MAX_DEPTH = 12                 # incidents nest four or five levels deep (case files seven)
-MAX_NODES = 5_000              # values in the file; a hand described in full has about 600
-MAX_EVENTS = 100               # a hand played out in full, with its deal and claims, is about 80
-MAX_LIST = 52                  # items in one list: a pack
-MAX_NAME = 60                  # characters in a player's name
-# Grounding grows faster than the number of events: these limits keep the worst incident the
-# format admits well inside the engine's time limit (tests/test_hostile.py measures it).
 
 try:  # libyaml when present: ten times faster
     _Loader = yaml.CSafeLoader
@@ -361,10 +354,11 @@ def _read_file(path: str, name: str) -> bytes:
         os.close(fd)
 
 
-def read_source(path: str, stdin_text: str | bytes | None = None) -> tuple[str, str]:
-    """Return (text, display name) for a path or '-' (standard input)."""
+def read_source(path: str, stdin_text: str | bytes | None = None, name: str | None = None) -> tuple[str, str]:
+    """Return (text, display name) for a path or '-' (standard input, or the text given: `name`
+    names it, `<stdin>` by default)."""
     if path == "-":
-        name = "<stdin>"
+        name = name or "<stdin>"
         data = stdin_text.encode("utf-8", "surrogateescape") if isinstance(stdin_text, str) else (stdin_text or b"")
     else:
         # as messages print it: escaped, one line; an empty path, or one with spaces at an end (' ',
