@@ -16,6 +16,7 @@ import re
 
 from adjudicator.core import registry, schema
 from adjudicator.core.incident import Incident
+from adjudicator.core.incident.games import COUNTERS
 
 RANK_WORD = {14: "ace", 13: "king", 12: "queen", 11: "knave", 10: "ten", 9: "nine", 8: "eight",
              7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two", 1: "ace"}
@@ -156,6 +157,11 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
 COUNTED = {"wrong-number": ("surplus", "missing"), "discard": ("count",), "count-stock": ("count",),
            "exchange": ("cards",), "draw": ("cards", "received")}
 KEPT = {"exchange": "cards", "draw": "cards"}
+
+
+# The Boston family's stakes, each in the counters its laws name (core/incident/games.py's COUNTERS).
+COUNTER_STAKES = {"red-counter": "a red counter is worth {n}", "bid-value": "the bid played is worth {n} from each "
+                  "adversary", "over-trick": "an over-trick {n}", "pool": "the pool holds {n}"}
 
 
 def unit_singular(unit: str) -> str:
@@ -371,7 +377,10 @@ class Narrator:
             kind = "a partie of four deals" if top["partie"]["four_deals"] else "the partie"
             out.append(self.sentence(f"The scores in {kind} so far: {told}" if deals
                                 else f"This is the first deal of {kind}"))
-        if "stakes" in top:         # loo, poker
+        if "stakes" in top and self.inc.game in COUNTERS:      # the Boston family, in its laws' counters
+            out.append(self.sentence("The stakes, in " + COUNTERS[self.inc.game] + ": "
+                                     + _and([COUNTER_STAKES[k].format(n=n) for k, n in top["stakes"].items()])))
+        elif "stakes" in top:         # loo, poker
             unit = top["stakes"].get("unit")
             told = [f"{k} {n}" + (f" {unit_singular(unit) if n == 1 else unit}" if unit else "")
                     for k, n in top["stakes"].items() if k != "unit"]

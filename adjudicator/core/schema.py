@@ -45,7 +45,11 @@ TYPES = {
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
     "stakes": "loo and poker: a mapping of the stakes agreed, each a whole number of one unit: `ante`, `limit` "
               "(poker); `single` (the stake for a deal), `loo` (a full loo), `limit` (mixed loo), `pool` (what is "
-              "in the pool now) (loo); and `unit`, the unit's name for the rulings (e.g. pence, counters)",
+              "in the pool now) (loo); and `unit`, the unit's name for the rulings (e.g. pence, counters). The "
+              "Boston family, in the counters its laws name (white counters; French Boston's counters), no `unit`: "
+              "`red-counter` (what a red counter is worth: Boston, Boston de Fontainebleau), `bid-value` (what the "
+              "bid played is worth from each adversary, as the table of payments gives it), `over-trick` (Boston), "
+              "`pool` (what the pool holds now)",
     "variations": "loo: a list of the variations of the plain game agreed before play: club-law, unlimited-loo, "
                   "mixed-loo, five-card-loo, irish-loo",
     "bid": "a mapping: by (the bidder's seat), bid (what he undertook), partner (Solo Whist: the "
@@ -172,9 +176,11 @@ TOP = (
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what); at loo, "
       "a player who took the miss holds the miss; at piquet, the hand held in play, after taking in from the "
       "stock (the declarations are scored from it)"),
-    F("stakes", "stakes", "games loo and poker: the stakes agreed (and, at loo, what is in the pool); the rulings "
-      "then say who pays how much, in the unit named, e.g. {ante: 1, limit: 24, unit: pence}; without them, in "
-      "the laws' own units (a single, the full loo, double the ante)"),
+    F("stakes", "stakes", "games loo, poker, boston, boston-de-fontainebleau and french-boston: the stakes agreed "
+      "(and, at loo and in the Boston family, what is in the pool); the rulings then say who pays how much, in the "
+      "unit named, e.g. {ante: 1, limit: 24, unit: pence}, or in the Boston family's counters, e.g. {red-counter: 10, "
+      "bid-value: 100, pool: 40}; without them, in the laws' own units (a single, the full loo, double the ante, "
+      "a red counter, the value of the bid)"),
     F("jack-pot", "int", "game poker only: this game is a jack-pot, the N-th in a row since a game was last opened "
       "(1: it may be opened with a pair of knaves or better, 2: queens, 3: kings, 4: knaves again ...)"),
     F("game-points", "int", "where the code lets the players choose it (chinese-whist): the points that make the game, as the players agreed (5, 7 "
