@@ -131,7 +131,7 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "reply": "{by} replies: {answer}",
     "correct-call": "{by} corrects his call",
     "retake-discard": "{by} takes back into his hand[ the {card},] a card of his discard",
-    "show-call": "{by} shows the cards of his call",
+    "show-call": ("{by} shows {cards}", "{by} shows the cards of his call"),
     "claim-revoke": "{by} claims a revoke[ against {against}][ in the {trick} trick]",
     "mix-cards": "{by} mixes the cards",
     "examine": "the tricks are examined[ by {by}][{proves?}, and the revoke is proved]",

@@ -490,8 +490,10 @@ event("put-back-stock", G, "A player puts back on the stock a card of it he had 
 event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
       [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}")
 event("show-call", G,
-      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card).",
-      [BY], "- show-call: {by: elder}")
+      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card), or "
+      "shows cards instead of calling them (`cards`: a declaration by implication).",
+      [BY, F("cards", "cards", "the cards he shows, when it matters which (what they make he declares by "
+             "implication)")], "- show-call: {by: elder}")
 event("announce-carte-blanche", G,
       "A player tells his adversary that he has carte blanche (no king, queen or knave; law 20).",
       [BY], "- announce-carte-blanche: {by: younger}")
@@ -711,7 +713,7 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "drop-card", "misinform",
                          "count-stock", "ask-point", "ask-to-show",
                          "answer", "show-carte-blanche", "put-back-stock", "other-pack-card", "alter-discard",
-                         "retract-lead", "offer-fresh-deal", "answer-offer", "wish"}),
+                         "retract-lead", "offer-fresh-deal", "answer-offer", "wish", "name-card"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
