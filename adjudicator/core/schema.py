@@ -306,7 +306,10 @@ event("show-trump-card", G, "The dealer lays a card on the table as the trump ca
 event("forget-trump", G, "The dealer declares that he cannot recollect the trump card.", [BY_OPT_DEALER],
       "- forget-trump: {}")
 event("other-pack-card", G, "A card belonging to the other pack is found in the hand dealt to a player.",
-      [F("player", "seat", "whose hand", required=True), CARD_OPT],
+      [F("player", "seat", "whose hand (at piquet, whose hand, discard or taking in from the stock: `where`)",
+         required=True), CARD_OPT,
+       F("where", "text", "piquet: where it is found: in his hand (when omitted), in his discard, or in the "
+         "stock as he takes in (laws 58, 75)", choices=("hand", "discard", "stock"))],
       "- other-pack-card: {player: W}")
 
 # The play ---------------------------------------------------------------------------------
@@ -418,6 +421,15 @@ event("decline", G, "A player states that he does not exact a penalty (or exerci
       [BY, F("remedy", "remedy", "what he declines, by the remedy's id", required=True),
        F("card", "card", "the card he declines to call")],
       "- decline: {by: N, remedy: call-card}")
+event("wish", G, "A player says what he wished or meant to do, where that is all that can be said (\"I intended to "
+      "play the seven of clubs\", \"I no longer wish for a fresh deal\"): the laws may act on it, or not.",
+      [BY, F("what", "text", "what he wished: to have played another card than the one he played, to alter "
+             "his discard, to have a fresh deal, not to have one, not to declare something he holds (to sink "
+             "it), or something else", required=True,
+             choices=("play-another-card", "alter-discard", "fresh-deal", "no-fresh-deal", "not-declare", "other")),
+       F("card", "card", "the card he meant, when he names one"),
+       F("words", "text", "what he said")],
+      "- wish: {by: W, what: play-another-card, card: 7C}")
 event("consult", G, "Partners consult about a penalty or a right.",
       [F("by", "seats", "who consulted: both partners, as N-S (one alone consults no one)", required=True),
        F("about", "text", "what they consulted about: which penalty to exact (when omitted), or only "
@@ -474,16 +486,27 @@ event("take-up-stock", G,
       "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
       [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True, span=(1, 8)),
        F("how", "text", "took it up (when omitted), only exposed it, or took it up and mixed it with his hand "
-         "(laws 28, 29)", choices=("take-up", "expose", "mix"))],
+         "(laws 28, 29)", choices=("take-up", "expose", "mix")),
+       F("card", "card", "the card, when it is known or matters (a card taken in after the play has begun, "
+         "of a suit he has renounced: law 59.IV)")],
       "- take-up-stock: {by: younger, position: 1}")
+event("put-back-stock", G, "A player puts back on the stock a card of it he had taken up (laws 23, 24).",
+      [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True, span=(1, 8))],
+      "- put-back-stock: {by: younger, position: 8}")
 event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
       [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}")
 event("show-call", G,
-      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card).",
-      [BY], "- show-call: {by: elder}")
+      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card), or "
+      "shows cards instead of calling them (`cards`: a declaration by implication).",
+      [BY, F("cards", "cards", "the cards he shows, when it matters which (what they make he declares by "
+             "implication)")], "- show-call: {by: elder}")
 event("announce-carte-blanche", G,
       "A player tells his adversary that he has carte blanche (no king, queen or knave; law 20).",
       [BY], "- announce-carte-blanche: {by: younger}")
+event("show-carte-blanche", G,
+      "A player shows his carte blanche, counting his cards one by one face upward on the table (law 19); "
+      "telling it is `announce-carte-blanche` (law 20: he need not show it until his adversary has discarded).",
+      [BY], "- show-carte-blanche: {by: elder}")
 event("call", G,
       "A player calls (declares) a point, a sequence, a quatorze or a trio. `count` is the number of cards "
       "(a point of five; a quint is five); `value`, a point's count of pips (ace eleven, court cards ten, "
@@ -495,14 +518,34 @@ event("call", G,
        F("suit", "suit", "the suit he names for a point"),
        F("to", "card", "a sequence's highest card (omitted: called by its number of cards alone, law 48)"),
        F("of", "text", "a quatorze's or trio's rank (omitted: the rank not stated, law 48)", choices=("aces", "kings", "queens", "knaves", "tens",
-                                                               "nines", "eights", "sevens"))],
+                                                               "nines", "eights", "sevens")),
+       F("cards", "cards", "the cards the call is made of, when he names or shows them (a point headed by the "
+         "ace of spades: [AS]; a trio of kings: [KS, KH, KC]): cards named declare what they make, by implication"),
+       F("without", "card", "a trio's card of the rank he does not reckon, when he says it (\"three kings, not "
+         "the king of diamonds\": KD)"),
+       F("completes", "bool", "the call completes his last call, made imperfectly (\"Five\" ... \"Forty-one\": "
+         "the point's count of pips, a sequence's card or a set's rank said after): the same call, not another "
+         "(law 51: \"before the elder hand has made another call\")")],
       "- call: {by: elder, what: point, count: 5, value: 41}")
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
       "- reply: {by: younger, answer: good}")
 event("ask-to-show", G, "A player asks his adversary to show the cards of his last call allowed good or equal "
-      "(law 55: the younger hand need show them only after the elder hand has led a card).",
-      [BY], "- ask-to-show: {by: younger}")
+      "(law 55: the younger hand need show them only after the elder hand has led a card), or asks about them: "
+      "`question` (\"Which queen do you not reckon?\", \"How many diamonds?\"); the reply is `answer`.",
+      [BY, F("question", "text", "what he asks instead of seeing them: which card of the rank the call does not "
+             "reckon (card-out), how many cards of a suit he holds (how-many, with `suit`), to what card a "
+             "sequence is (to-what-card), in what suit (what-suit)",
+             choices=("card-out", "how-many", "to-what-card", "what-suit")),
+       F("suit", "suit", "the suit asked about (`how-many`)")],
+      "- ask-to-show: {by: younger}")
+event("answer", G, "A player answers his adversary's question about his call (`ask-to-show` with a `question`): "
+      "the card he names, how many he says he holds, or the suit; the rules judge the answer against the cards "
+      "of his calls reckoned good or called equal (law 59.V).",
+      [BY, F("card", "card", "the card he names (the card not reckoned; a sequence's card)"),
+       F("count", "int", "how many he says he holds (\"Two\"; 0: \"None\")", span=(0, 13)),
+       F("suit", "suit", "the suit he names")],
+      "- answer: {by: elder, card: QD}")
 event("ask-point", G, "The younger hand replies to the elder hand's call of his point by asking what it makes "
       "(law 46: only if he holds at least as many cards; the inquiry bars him from counting a point of more).",
       [BY], "- ask-point: {by: younger}")
@@ -544,6 +587,20 @@ event("misinform", G, "A player, asked what cards he holds of a call allowed goo
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}")
+event("alter-discard", G, "A player claims to alter his discard: to take back cards of it and lay out others "
+      "(law 24: not after he has taken up a card of the stock; laws 11, 32, 39). Taking a card of it back into "
+      "his hand is `retake-discard`.",
+      [BY], "- alter-discard: {by: younger}")
+event("retract-lead", G, "A player claims to take back a card he led, to lead another (law 59: \"A card once led "
+      "or played cannot be taken up\", except as 52 and 59 provide).",
+      [BY, F("card", "card", "the card he would take back (when omitted: his last card led)")],
+      "- retract-lead: {by: elder, card: 7S}")
+event("offer-fresh-deal", G, "A player proposes a fresh deal by agreement, which the laws do not give him "
+      "(his adversary's answer is `answer-offer`).",
+      [BY], "- offer-fresh-deal: {by: elder}")
+event("answer-offer", G, "A player accepts or refuses his adversary's offer of a fresh deal.",
+      [BY, F("answer", "text", "his answer", required=True, choices=("accept", "refuse"))],
+      "- answer-offer: {by: younger, answer: refuse}")
 
 # Boston, Solo Whist and the Boston family: the bidding ---------------------------------------
 G = "Boston and Solo Whist: the bidding"
@@ -660,19 +717,21 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
                          "see-left-cards", "name-suit", "correct-reply",
                          "drop-card", "misinform",
-                         "count-stock", "ask-point", "ask-to-show"}),
+                         "count-stock", "ask-point", "ask-to-show",
+                         "answer", "show-carte-blanche", "put-back-stock", "other-pack-card", "alter-discard",
+                         "retract-lead", "offer-fresh-deal", "answer-offer", "wish", "name-card"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
-    "german-whist": frozenset({"lead", "play", "take-from-talon", "end-of-hand"}),
+    "german-whist": frozenset({"lead", "play", "take-from-talon", "end-of-hand", "wish"}),
     "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
-                     "declare-flush"}),
+                     "declare-flush", "wish"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
                         "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
                         "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand",
-                        "bet", "stand", "draw", "take-back-discard"}),
+                        "bet", "stand", "draw", "take-back-discard", "wish"}),
 })
 ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
                  if ev.group.startswith(("Loo", "Draw Poker"))})

@@ -206,7 +206,10 @@ def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
 # Each: (the game, its law, how another game's incident tells it, the fix).
 GAME_ONLY_FIELDS = {("deal", "out-of-turn"): ("piquet", "law 16", "a deal out of turn is told by who dealt",
                                               "write `deal: {by: SEAT}` with the seat that dealt; the dealer's "
-                                              "seat is the top-level `dealer`")}
+                                              "seat is the top-level `dealer`"),
+                    ("other-pack-card", "where"): ("piquet", "laws 58, 75", "a card of the other pack is found in "
+                                                   "a player's hand", "remove `where`: the card is in the hand of "
+                                                   "`player`")}
 
 
 def field_of_game(event: str, field: str, game: str) -> bool:
