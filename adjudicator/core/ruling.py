@@ -236,7 +236,7 @@ def build(inc: Incident, sol: Solution) -> dict:
 
     by = defaultdict(lambda: defaultdict(list))
     for pred in ("r_law", "r_status", "r_may", "r_maynot", "r_choice", "r_favour", "r_against",
-                 "r_exacted_by", "r_because", "r_text", "r_reason", "r_later"):
+                 "r_exacted_by", "r_because", "r_text", "r_reason", "r_later", "turns_on"):
         for args in sol.get(pred):
             by[args[0]][pred].append(args[1:])
 
@@ -253,6 +253,9 @@ def build(inc: Incident, sol: Solution) -> dict:
             reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
             lead = "No penalty" if kind.string == "no-penalty" else "No remedy"
             text = f"{lead}: {text}" + (f"; {'; '.join(reasons)}" if reasons else "")
+        elif status == "lost":          # a right lost while others of its offence stand: what ended it
+            reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
+            text = f"Lost: {text}" + (f"; {'; '.join(reasons)}" if reasons else "")
         text = capital(text, names)
         maynot: dict[str, dict] = {}
         for seat_sym, law, why in attrs["r_maynot"]:
@@ -280,6 +283,8 @@ def build(inc: Incident, sol: Solution) -> dict:
             "status": status,
             "exacted_by": seats_sorted(namer.ident(x[0]) for x in attrs["r_exacted_by"]),
             "when": "; ".join(sorted({namer.say(w[0]) for w in attrs["r_later"]})) or None,
+            # what decided the ruling (rights.lp's turns_on/2): ids, as the findings' are
+            "turns_on": sorted({namer.ident(c[0]) for c in attrs["turns_on"]}),
             "_order": (first_time(r.arguments[0]) if r.name == "none" else first_time(r), kind.string, text),
         })
     rulings.sort(key=lambda d: d.pop("_order"))

@@ -339,6 +339,12 @@ event("turn-and-quit", G, "The trick is turned face down and quitted.",
       [F("trick", "trick", "which trick (the one in progress when omitted)"),
        F("won-by", "seat", "who won it, when the cards do not show it")],
       "- turn-and-quit: {won-by: N}")
+event("trick-left-open", G,
+      "The trick is still lying on the table, not turned and quitted, when the next card is led (it is "
+      "turned and quitted only at a later `turn-and-quit`, if the account gives one; without this event "
+      "a trick is taken to be turned and quitted when the next trick is led).",
+      [F("trick", "trick", "which trick (the one before the trick in progress when omitted)")],
+      "- trick-left-open: {trick: 3}")
 event("name-card", G, "A player names a card.", [BY, F("card", "card", "the card named", required=True)],
       "- name-card: {by: E, card: QH}")
 event("expose", G, "A card is exposed: dropped or faced, played with another, or seen by the holder's partner; "
@@ -366,6 +372,11 @@ event("call-attention", G, "Before his partner has played, a player calls attent
 event("claim-rest", G, "A player says \"I can win the rest\", \"The rest are ours\", \"We have the game\" or the like.",
       [BY, F("words", "text", "what he said")],
       "- claim-rest: {by: S, words: The rest are ours}")
+event("admit-claim", G,
+      "A player admits the claim an adversary has just made (`claim-rest`): that his side can win the rest "
+      "of the tricks, or has the game.",
+      [BY],
+      "- admit-claim: {by: E}")
 event("look-at-trick", G, "A player looks at a trick already turned and quitted.",
       [BY, F("trick", "trick", "which trick (the last quitted when omitted)")],
       "- look-at-trick: {by: E, trick: 4}")
