@@ -177,7 +177,7 @@ class Interview:
     def refused(self, e: InconsistentIncident) -> InconsistentIncident:
         """A contradiction the answers brought: the problems (at the user's lines) and the answers."""
         said = [f"with the answer \"{self.space.unknowns[ui].alternatives[ai].label}\" to the question: "
-                f"{self.space.unknowns[ui].question}" for ui, ai in sorted(self.answers.items())]
+                f"{question_words(self.inc, self.space.unknowns[ui])}" for ui, ai in sorted(self.answers.items())]
         return InconsistentIncident(self.path, e.problems + said)
 
 
@@ -262,6 +262,9 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     prompt = Prompt(read, out, echo)
     say = prompt.say
     told = _in_events(iv.inc) if in_words else (lambda text: text)
+    if in_words and not iv.added:
+        # told in answer to the builder's questions: what the player said nobody knows is not asked again
+        iv.unknown = set(range(len(iv.space.unknowns)))
     say(f"{iv.inc.game} -- {iv.path}")
     say("I ask only what the ruling turns on. Answer with the number; 0 or ? for \"I don't know\".")
     asked = []
@@ -273,7 +276,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
         u = iv.space.unknowns[ui]
         say("")
         say(f"[{iv.progress()}]")
-        say(told(question_words(iv.inc, u)))
+        say(told(question_words(iv.inc, u, cite=not in_words)))
         if laws:
             say(f"  (I ask because {render.laws_tag(laws)} turn{'s' if len(laws) == 1 else ''} on it.)")
         for i, a in enumerate(u.alternatives, start=1):
@@ -287,7 +290,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
                             f"  Please answer 1-{n}, or 0 for \"I don't know\".")
         iv.asked.append((ui, laws))
         iv.answer(ui, got)
-        asked.append({"id": u.id, "question": u.question, "laws": laws,
+        asked.append({"id": u.id, "question": told(question_words(iv.inc, u, cite=not in_words)), "laws": laws,
                       "alternatives": [a.label for a in u.alternatives],
                       "answer": None if got is None else u.alternatives[got].label})
         if prompt.ended:                         # end of input: nothing more is known
@@ -332,7 +335,7 @@ _YES_OR_NO = {
 }
 
 
-def question_words(inc: incident.Incident, u: unknowns.Unknown) -> str:
+def question_words(inc: incident.Incident, u: unknowns.Unknown, cite: bool = True) -> str:
     """The interview's question in a sentence: a yes-or-no fact left unsaid is asked of the event as
     the story tells it ("When East leads the king of spades, was the card better than any card the
     adversaries held of its suit?"), never by the field's name and its definition."""
@@ -351,6 +354,8 @@ def question_words(inc: incident.Incident, u: unknowns.Unknown) -> str:
         if e is ev:
             said = t
     said = said[:1].lower() + said[1:] if said.split(" ", 1)[0] in ("The", "A", "An") else said
+    if cite:           # (the file the user wrote: its event and line, as the other questions cite them)
+        said += f" (event {u.events[0]}, line {ev.line})"
     template = _YES_OR_NO.get((ev.name, u.field))
     if template is None:
         import re as _re
@@ -486,7 +491,7 @@ def step(data: bytes, answers: list[str]) -> dict:
         ai = _answer_token(token, ui, len(u.alternatives))
         iv.asked.append((ui, laws))
         iv.answer(ui, ai)
-        asked.append({"question": said(question_words(iv.inc, u)), "laws": laws,
+        asked.append({"question": said(question_words(iv.inc, u, cite=False)), "laws": laws,
                       "answer": "I don't know" if ai is None else u.alternatives[ai].label})
     q = iv.next_question()
     if q is not None:
@@ -494,7 +499,7 @@ def step(data: bytes, answers: list[str]) -> dict:
         u = iv.space.unknowns[ui]
         from adjudicator.core import narrator
         return {"game": iv.inc.game, "asked": asked, "incident": None, "story": narrator.tell(iv.inc),
-                "question": {"unknown": ui, "text": said(question_words(iv.inc, u)), "laws": laws, "code": iv.inc.code,
+                "question": {"unknown": ui, "text": said(question_words(iv.inc, u, cite=False)), "laws": laws, "code": iv.inc.code,
                              "alternatives": [a.label for a in u.alternatives], "progress": iv.progress()}}
     built = ("# Built by the interview of `adjudicator serve`; `adjudicator adjudicate` rules on it again.\n"
              + yaml.safe_dump(iv.completed(), sort_keys=False, allow_unicode=True))

@@ -191,6 +191,8 @@ def _ask_one(p: Prompt, q, d, step_name: str):
                 if v is None and q.required:
                     raise ValueError("this one must be answered" + (": if nobody knows, say \u201cdon't know\u201d"
                                                                    if q.dont_know else ""))
+                if q.kind in ("seat", "choice", "wrong", "event", "suit", "card") and isinstance(v, str):
+                    return v            # (the choice as read here: its number is the list's as shown)
                 return got
             except ValueError as e:
                 problem = str(e)
@@ -263,7 +265,7 @@ def _rank_wrongs(q, game: str, said: str) -> None:
     from adjudicator.interview import irregularities as irr
     want = _stems(said)
     if not want:
-        return
+        return False
 
     def score(opt):
         w = irr.BY_KEY.get(opt[0])
@@ -272,6 +274,7 @@ def _rank_wrongs(q, game: str, said: str) -> None:
         return 3 * len(want & _stems(w.name)) + len(want & _stems(w.also))
     ranked = sorted(enumerate(q.options), key=lambda io: (-score(io[1]), io[0]))
     q.options = [o for _i, o in ranked]
+    return any(score(o) for o in q.options)
 
 
 def _review(p: Prompt, d, game: str):
@@ -352,8 +355,8 @@ def build(game: str, said: str, p: Prompt) -> dict:
             continue
         p.say("")
         p.say(f"[{step.progress}] {step.title}")
-        if step.kind == "wrong":
-            _rank_wrongs(step.questions[0], game, said)
+        if step.kind == "wrong" and not _rank_wrongs(step.questions[0], game, said) and said.strip():
+            p.say(f"No event of {game} matches \"{safe(said, 60)}\"; here are all of them.")
         form = {}
         for q in step.questions:
             cond = getattr(q, "when", ())

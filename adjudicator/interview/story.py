@@ -307,7 +307,9 @@ def _field_question(d: Draft, event: str, f: schema.Field, text: str, required: 
     if f.type == "seats":
         return Question(qid, text, "text", [], required, False, hint="seats or names, e.g. North and South",
                         value=" ".join(shown) if isinstance(shown, list) else str(shown))
-    if f.type == "card":
+    if f.type == "card" or (f.type == "cards" and f.name == "card"):     # (one card, as a card is mostly told)
+        if isinstance(shown, list):
+            shown = shown[0] if len(shown) == 1 else " ".join(shown)
         return Question(qid, text, "card", [], required, not required, hint="e.g. king of spades, KS or K\u2660",
                         value=str(shown), ranks=words.ranks_of(d.game))
     if f.type in ("cards", "holding"):
@@ -347,6 +349,8 @@ def _read(q: Question, raw: str, d: Draft):
                              "if it is not known, leave it empty")
         return DK
     if q.kind == "seat":
+        if re.fullmatch(r"[0-9]", s) and 1 <= int(s) <= len(q.options):      # its number in the list
+            return q.options[int(s) - 1][0]
         seat = words.read_seat(s, d.game, _players(d), [v for v, _w in q.options])
         if seat is None:
             choices = [f"{w}" for _v, w in q.options]
@@ -370,6 +374,8 @@ def _read(q: Question, raw: str, d: Draft):
             out.append(card)
         return out
     if q.kind == "suit":
+        if re.fullmatch(r"[0-9]", s) and 1 <= int(s) <= len(q.options):      # its number in the list
+            return q.options[int(s) - 1][0]
         suit = words.read_suit(s)
         if suit is None:
             raise ValueError(f"\u201c{s[:40]}\u201d is not a suit: spades, hearts, diamonds or clubs")
@@ -806,6 +812,13 @@ def _event_form(d: Draft, name: str, asks: tuple, given: dict, title: str, plan_
 def refill(d: Draft, q: Question, form: dict) -> str:
     """A question of an event asked after its `by` was answered (the terminal): "Which card did East
     lead?" where the page, asking all at once, says "Which card did he lead?"."""
+    if q.id.startswith("hand_") and form.get("players"):       # the names typed just before, in this step
+        t = registry.table(d.game)
+        names = [n.strip() for n in re.split(r"\s*[,;]\s*|\s+and\s+", str(form["players"]))]
+        seat = q.id[5:]
+        if seat in t.seats and t.seats.index(seat) < len(names) and names[t.seats.index(seat)]:
+            return q.text.replace(f"did {t.word(seat)} hold", f"did {names[t.seats.index(seat)]} hold", 1)
+        return q.text
     template = getattr(q, "template", "")
     if not template or "{by}" not in template or not form.get("f_by"):
         return q.text
@@ -831,7 +844,7 @@ def _held_step(d: Draft, s: irr.Held) -> Step:
 def _branch_step(d: Draft, s: irr.Branch) -> Step:
     pe = _plan_events(d)
     text = fill(s.text, d, None, pe)
-    opts = [(str(i), ans[0]) for i, ans in enumerate(s.answers)]
+    opts = [(f"b{i + 1}", ans[0]) for i, ans in enumerate(s.answers)]
     return Step("branch", "What happened then", [Question("branch", text, "choice", opts, True)], 3, _about(d))
 
 
@@ -1046,7 +1059,7 @@ def _answer_branch(d: Draft, step: Step, form: dict) -> Draft:
     s = _plan(d)[d.done]
     new = d.copy()
     pe = _plan_events(d)
-    for name, fixed in s.answers[int(v)][1]:
+    for name, fixed in s.answers[int(str(v)[1:]) - 1][1]:
         values = dict(fixed)
         if values.get("by") == "=rest":
             last = pe[-1].get("by") if pe else None
