@@ -99,7 +99,8 @@ class Draft:
         return self.data.setdefault("events", [])
 
     def copy(self) -> Draft:
-        return Draft.from_json(self.to_json())
+        import copy
+        return Draft.from_json(copy.deepcopy(self.to_json()))
 
     def to_json(self) -> dict:
         return {"v": VERSION, "incident": self.data, "wrong": self.wrong, "done": self.done, "pending": self.pending,
@@ -433,6 +434,8 @@ def answers_of(form: dict) -> dict:
                     out[base] = f"{r} {s}".strip() + " (the card half picked)"
         if k.startswith("dk_") and out[k]:
             out[k[3:]] = "?"
+            if not k[3:].startswith("f_") and k[3:] not in TABLE_FACTS:      # (dk_holding: the field's "?")
+                out["f_" + k[3:]] = "?"
     return out
 
 
@@ -564,7 +567,7 @@ def _answer_table(d: Draft, keys: tuple, form: dict) -> Draft:
         except ValueError as e:
             errors[q.id] = str(e)
             continue
-        if v is None and q.required:
+        if v is None and q.required and not (q.id == "leader" and d.wrong == OTHER):
             errors[q.id] = "this one must be answered"
         values[q.id] = v
     data = new.data
@@ -917,6 +920,12 @@ def _answer_event(d: Draft, step: Step, form: dict) -> Draft:
     errors: dict = {}
     unknown = []
     pe = _plan_events(d)
+    asked_ids = {q.id for q in step.questions}
+    for f in schema.EVENTS[name].fields:      # a field sent though not asked here (an earlier page's form)
+        if f"f_{f.name}" not in asked_ids and (form.get(f"f_{f.name}") or form.get(f"dk_{f.name}")) \
+                and f.type not in builder.SKIPPED:
+            step.questions.append(_field_question(d, name, f, field_question(name, f), False, None))
+            step.questions[-1].dont_know = f.type in builder.UNKNOWABLE or bool(f.choices)
     for q in step.questions:
         q.value = str(form.get(q.id, "") or "")
         key = q.id[2:]

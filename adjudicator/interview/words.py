@@ -191,7 +191,7 @@ def ordinal(n: int) -> str:
 def ordinal_number(text: str) -> int | None:
     """'fifth', '5th', 'the fifth' -> 5; None for anything else."""
     s = plain(text).removeprefix("the ").removesuffix(" trick").removeprefix("trick ")
-    m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?", s)
+    m = re.fullmatch(r"([0-9]{1,2})(?:st|nd|rd|th)?", s)
     if m:
         return int(m.group(1))
     ords = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",

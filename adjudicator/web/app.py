@@ -320,7 +320,7 @@ async def build_page(request: Request):
 def _build_render(d, step, told, status: int = 200) -> HTMLResponse:
     from adjudicator.interview import story
     yaml_text = story.yaml_of(d) if d.game else ""
-    return page("build.html", status, title="Describe the dispute", step=step, told=told, token=d.token(),
+    return page("build.html", status, title="Describe it step by step", step=step, told=told, token=d.token(),
                 incident=yaml_text, game=d.game, ready=story.ready(d), suits=_SUIT_SIGNS, players=d.data.get("players") or {})
 
 
@@ -328,7 +328,7 @@ _SUIT_SIGNS = (("spades", "\u2660"), ("hearts", "\u2665"), ("diamonds", "\u2666"
 
 
 def _build_refused(r: Refusal) -> HTMLResponse:
-    return page("build.html", r.http_status, title="Describe the dispute", step=None, told=None, token="",
+    return page("build.html", r.http_status, title="Describe it step by step", step=None, told=None, token="",
                 incident="", game=None, ready=False, error=r.detail, suits=_SUIT_SIGNS, players={})
 
 
