@@ -91,7 +91,7 @@ def test_conditional_ruling_text_and_json_name_the_fact_and_the_laws():
     out = " ".join(r.output.split())
     assert "Did Brown (E) hold a spade at the renounce" in out
     assert "If Brown (E) held a spade:" in out and "If Brown (E) did not hold a spade:" in out
-    assert "Laws 28, 30, 31 turn on them." in out
+    assert "Laws 28, 30, 31 turn on it." in out
     assert "{1}" not in out and "{2}" not in out
     j = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", path]).output)
     assert [u["relevant"] for u in j["unknowns"]] == [True]
@@ -330,10 +330,10 @@ def test_facts_that_decide_only_whether_the_account_can_be_are_said_so_not_that_
     assert r.exit_code == 0, r.output
     out = " ".join(r.output.split())
     assert "The facts not known decide only whether the account can have happened, and wherever it can, " \
-           "the ruling is the same: Who did the play at event 3 (line 17)?" in out
+           "the ruling is the same: Who did the play at the 3rd event?" in out
     assert "depends on facts not known" not in out and "Whatever the facts were" not in out
     assert "The ruling: 1. No penalty" in out
-    assert "If it was Brown (E): that cannot have been so (Brown (E) plays a second card to trick 4 at line 17)." in out
+    assert "If it was Brown (E): that cannot have been so (Brown (E) plays a second card to trick 4)." in out
     assert "If it was Clark (S)" not in out            # (nothing to add to the ruling above)
     j = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", ONLY_ONE_CAN_BE]).output)
     assert (j["settled"], j["only_whether_possible"]) == (False, True)

@@ -182,19 +182,25 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
     for r in open_:
         key = ("choice", r["choice"]) if r.get("choice") else ("right", r["remedy"], r["status"])
         groups.setdefault(key, []).append(r)
-    rights = []
+    rights: list[tuple[tuple, str]] = []       # (who, what they may do), in the order of the rulings
     for key, items in groups.items():
-        who = sorted({s for r in items for s in r["may_exact"]}, key=lambda s: _seat_order(s, game))
+        who = tuple(sorted({s for r in items for s in r["may_exact"]}, key=lambda s: _seat_order(s, game)))
         what = list(dict.fromkeys(words.get(r["remedy"], r["remedy"].replace("-", " ")) for r in items))
         if not who:
             continue
         later = all(r["status"] == "later" for r in items)
-        verb = "may later demand" if later else "may demand"
         if key[0] == "choice" and len(what) > 1:
-            rights.append(f"{_names(who, players, game, 'or')} may choose {', '.join(what[:-1])} or {what[-1]}"
-                          + _laws_in(_law_set(items)))
+            rights.append((who, f"choose {', '.join(what[:-1])} or {what[-1]}" + _laws_in(_law_set(items))))
         else:
-            rights.append(f"{_names(who, players, game, 'or')} {verb} {what[0]}" + _laws_in(_law_set(items)))
+            rights.append((who, ("later demand " if later else "demand ") + what[0] + _laws_in(_law_set(items))))
+    by_who: dict[tuple, list[str]] = {}       # one sentence for each person: "Brown may demand A and B"
+    for who, what in rights:
+        by_who.setdefault(who, []).append(what)
+    said_rights = []
+    for who, whats in by_who.items():
+        joined = whats[0] if len(whats) == 1 else ", ".join(whats[:-1]) + " and " + whats[-1].removeprefix("demand ")
+        said_rights.append(f"{_names(who, players, game, 'or')} may {joined}")
+    rights = said_rights
     if rights:
         sentence = "; ".join(rights[:3]) + (f"; and {len(rights) - 3} more (below)" if len(rights) > 3 else "")
         out.append(_end(sentence[:1].upper() + sentence[1:]))

@@ -510,6 +510,12 @@ class Space:
             sol.atoms[s.name].append(tuple(s.arguments))
         return ruling.build(self.inc, engine.canonical(sol))
 
+    @staticmethod
+    def can_be(p: tuple[frozenset, frozenset] | None) -> bool:
+        """Whether consequences (cautious, brave) are of an account that can have happened: a model,
+        and no contradiction certain in it."""
+        return p is not None and not any(a.name == "inconsistent" for a in p[0])
+
     def split(self, assumed: dict[int, int], remaining: list[int]):
         """Each remaining unknown's consequences alternative by alternative; the relevant ones
         (those whose alternatives do not all give the same consequences), most decisive first."""
@@ -682,8 +688,8 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
     if result["settled"]:
         return ["The facts not known do not change the ruling."] + common[:2]
     if result.get("only_whether_possible"):
-        return ["The facts not known decide only whether the account can have happened; wherever it can, "
-                "the ruling is the same."] + common[:2]
+        return ["The facts not known decide only whether the account can have happened, and wherever it can, "
+                "the ruling is the same: " + " ".join(u["question"] for u in relevant)] + common[:2]
     n = len(relevant)
     out = [f"The ruling turns on {'a fact' if n == 1 else f'{n} facts'} not known: "
            + " ".join(u["question"] for u in relevant)]

@@ -97,6 +97,7 @@ class Interview:
         inc = incident.parse(text, name)
         self.data = cases.plain(incident.load_text(text, name))
         told_unknowns = unknowns.has_unknowns(inc)
+        self.added = False          # the facts asked about are the interview's, not the account's
         if not told_unknowns:
             # An account that contradicts itself is refused before any question, as adjudicate
             # refuses it (its message, the user's file and lines), not after an interview on it.
@@ -104,6 +105,7 @@ class Interview:
             ruling.build(inc, engine.solve(inc))
             found = candidates(inc)
             if found:
+                self.added = True
                 self.data["unknown"] = found
                 inc.unknown = _entries(found, inc)
         self.data.pop("name", None)
@@ -124,10 +126,15 @@ class Interview:
         if cons is None or cons[0] == cons[1]:
             return None
         remaining = [i for i in range(len(self.space.unknowns)) if i not in self.answers and i not in self.unknown]
-        relevant = self.space.split(self.answers, remaining)
+        # (a fact whose answers differ only in whether the account can be at all, every possible one
+        # giving the same ruling, is no question the ruling turns on: "did his call complete an
+        # earlier one?" of a first call)
+        relevant = [(ui, per) for ui, per in self.space.split(self.answers, remaining)
+                    if len({p for p in per if self.space.can_be(p)}) > 1]
         if not relevant:
             return None
         ui, per = relevant[0]
+        self.remaining = len(relevant)
         return ui, _laws(self.space, per)
 
     def answer(self, ui: int, ai: int | None) -> None:
@@ -137,7 +144,22 @@ class Interview:
             self.answers[ui] = ai
 
     def completed(self) -> dict:
-        return unknowns.complete(self.data, self.space.unknowns, self.answers)
+        """The incident with the answers written in. The facts the account itself left unknown stay
+        under `unknown`; of those the interview added (candidates), only the ones answered "I don't
+        know": a fact never asked cannot change the ruling, and no one said it was not known."""
+        out = unknowns.complete(self.data, self.space.unknowns, self.answers)
+        if self.added:
+            kept = [dict(u.spec) for ui, u in enumerate(self.space.unknowns) if ui in self.unknown]
+            if kept:
+                out["unknown"] = kept
+            else:
+                out.pop("unknown", None)
+        return out
+
+    def progress(self) -> str:
+        """"Question 2 of about 3": the questions asked, and those that can still change the ruling."""
+        n = len(self.asked) + 1
+        return f"Question {n} of about {max(n, len(self.asked) + getattr(self, 'remaining', 1))}"
 
     def as_told(self, saved: incident.Incident) -> incident.Incident:
         """The completed incident as read back from the saved file, citing the file the user wrote
@@ -159,7 +181,7 @@ class Interview:
     def refused(self, e: InconsistentIncident) -> InconsistentIncident:
         """A contradiction the answers brought: the problems (at the user's lines) and the answers."""
         said = [f"with the answer \"{self.space.unknowns[ui].alternatives[ai].label}\" to the question: "
-                f"{self.space.unknowns[ui].question}" for ui, ai in sorted(self.answers.items())]
+                f"{question_words(self.inc, self.space.unknowns[ui])}" for ui, ai in sorted(self.answers.items())]
         return InconsistentIncident(self.path, e.problems + said)
 
 
@@ -182,10 +204,11 @@ def _parse_answer(line: str, alts: list, yes_or_no: tuple[int, int] | None = Non
     """The alternative's index, None for "I don't know", or "again" when not understood. "yes" and
     "no" answer a question that they answer (`yes_or_no`: the alternatives they choose, _yes_or_no),
     and no other."""
+    from adjudicator.interview import words
     # "I don’t know" as a phone or a word processor types it: the typographic apostrophe is the
-    # prompt's own (it was asked again)
+    # prompt's own (it was asked again); "not sure", "no idea" as people say it
     s = line.strip().lower().rstrip(".").replace("\u2019", "'").replace("\u02bc", "'")
-    if s in DONT_KNOW:
+    if s in DONT_KNOW or words.is_dont_know(s):
         return None
     number = reading.chosen_number(s, 1, len(alts))
     if number is not None:
@@ -230,7 +253,7 @@ def _save(target: str, text: str) -> None:
 
 
 def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO,
-        echo: bool = False, on_saved: Callable[[str], None] | None = None) -> dict:
+        echo: bool = False, on_saved: Callable[[str], None] | None = None, in_words: bool = False) -> dict:
     """Interview, save, and return what was done: the file, each question asked with the answer
     given, the file saved and the ruling (`ask --json`). `read()` gives one answer's line, read with
     the bound of reading.read_answer; `echo` repeats each answer read (from a file or a pipe, which
@@ -242,6 +265,10 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     check_save(target)      # before any question, not after the interview
     prompt = Prompt(read, out, echo)
     say = prompt.say
+    told = _in_events(iv.inc) if in_words else (lambda text: text)
+    if in_words and not iv.added:
+        # told in answer to the builder's questions: what the player said nobody knows is not asked again
+        iv.unknown = set(range(len(iv.space.unknowns)))
     say(f"{iv.inc.game} -- {iv.path}")
     say("I ask only what the ruling turns on. Answer with the number; 0 or ? for \"I don't know\".")
     asked = []
@@ -252,7 +279,8 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
         ui, laws = q
         u = iv.space.unknowns[ui]
         say("")
-        say(u.question)
+        say(f"[{iv.progress()}]")
+        say(told(question_words(iv.inc, u, cite=not in_words)))
         if laws:
             say(f"  (I ask because {render.laws_tag(laws)} turn{'s' if len(laws) == 1 else ''} on it.)")
         for i, a in enumerate(u.alternatives, start=1):
@@ -266,7 +294,7 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
                             f"  Please answer 1-{n}, or 0 for \"I don't know\".")
         iv.asked.append((ui, laws))
         iv.answer(ui, got)
-        asked.append({"id": u.id, "question": u.question, "laws": laws,
+        asked.append({"id": u.id, "question": told(question_words(iv.inc, u, cite=not in_words)), "laws": laws,
                       "alternatives": [a.label for a in u.alternatives],
                       "answer": None if got is None else u.alternatives[got].label})
         if prompt.ended:                         # end of input: nothing more is known
@@ -276,14 +304,15 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     if on_saved is not None:
         on_saved(target)
     saved = iv.as_told(incident.load(target))    # the saved file as adjudicate reads it, at the user's lines
+    shown = _lines_in_words(saved) if in_words else (lambda r: r)
     try:
         if unknowns.has_unknowns(saved):
             result = unknowns.conditional(saved)
-            told = unknowns.text(result, saved.players)
+            told = unknowns.text(shown(result), saved.players)
         else:
             from adjudicator.core import engine, narrator
             result = ruling.build(saved, engine.solve(saved))
-            told = render.ruling_text(result, saved.players)
+            told = render.ruling_text(shown(result), saved.players)
             result["story"] = narrator.tell(saved)     # as `adjudicate --json` gives it
     except InconsistentIncident as e:
         raise iv.refused(e) from None
@@ -292,6 +321,81 @@ def run(path: str, save: str | None, read: Callable[[], str | None], out: TextIO
     say("")
     say(f"Saved the incident to {safe(target)}.")
     return {"file": iv.path, "questions": asked, "saved": target, "ruling": result}
+
+
+# The questions about a yes-or-no fact an account leaves unsaid, in a sentence (`{told}`: the event
+# as the story tells it); any other is asked "When ...: was it so that <the format's words>?".
+_YES_OR_NO = {
+    ("lead", "winning"): "When {told}, was the card better than any card the adversaries held of its suit?",
+    ("deal", "uncut"): "When {told}, had the pack been left uncut?",
+    ("deal", "out-of-turn"): "When {told}, was it out of his turn?",
+    ("shuffle", "below-table"): "When {told}, did he shuffle below the table?",
+    ("turn-trump", "face-down"): "When {told}, did he place the trump card face downward?",
+    ("faced-in-pack", "last"): "When {told}, was it the last card, the trump card?",
+    ("interrupt", "upheld"): "When {told}, was his claim proved right?",
+    ("examine", "proves"): "When {told}, did the examination prove the revoke?",
+    ("cut", "confusion"): "When {told}, were the cards confused, or was it doubtful where the pack was separated?",
+    ("expose", "among-last"): "When {told}, was it one of the last cards dealt?",
+}
+
+
+def question_words(inc: incident.Incident, u: unknowns.Unknown, cite: bool = True) -> str:
+    """The interview's question in a sentence: a yes-or-no fact left unsaid is asked of the event as
+    the story tells it ("When East leads the king of spades, was the card better than any card the
+    adversaries held of its suit?"), never by the field's name and its definition."""
+    if u.kind != "field" or not u.events:
+        return u.question
+    ev = inc.events[u.events[0] - 1]
+    spec = schema.EVENTS[ev.name].field(u.field)
+    if spec is None or spec.type != "bool":
+        return u.question
+    from adjudicator.core import narrator
+    teller = narrator.Narrator(inc)
+    teller.setting()
+    said = ""
+    for e in inc.events:
+        t = teller.event(e).rstrip(".")
+        if e is ev:
+            said = t
+    said = said[:1].lower() + said[1:] if said.split(" ", 1)[0] in ("The", "A", "An") else said
+    if cite:           # (which event of the account, as the other questions say it; never a line)
+        said += f" (the {_ordinal(u.events[0])} event)"
+    template = _YES_OR_NO.get((ev.name, u.field))
+    if template is None:
+        import re as _re
+        doc = _re.sub(r"`([^`]*)`", r"\1", spec.doc).split(" (")[0]
+        template = "When {told}, was it so that " + doc + "?"
+    return template.format(told=said)
+
+
+def _lines_in_words(inc: incident.Incident):
+    """The ruling with each "at line N" of a file the player never wrote said as the event it is
+    ("when Clark plays the two of diamonds"): an account told in answer to questions."""
+    import re as _re
+
+    from adjudicator.core import narrator
+    teller = narrator.Narrator(inc)
+    teller.setting()
+    told = {ev.line: teller.event(ev).rstrip(".") for ev in inc.events}
+    told = {k: (v[:1].lower() + v[1:] if v.split(" ", 1)[0] in ("The", "A", "An") else v) for k, v in told.items()}
+    pattern = _re.compile(r"\b(?:at|on) lines? (\d+)(?:-\d+)?|\(lines? (\d+)(?:-\d+)?\)|\blines? (\d+)")
+
+    def one(m):
+        line = int(m.group(1) or m.group(2) or m.group(3))
+        t = told.get(line)
+        if t is None:
+            return m.group(0)
+        return f"when {t}" if m.group(1) or m.group(3) else f"(when {t})"
+
+    def walk(x):
+        if isinstance(x, str):
+            return pattern.sub(one, x)
+        if isinstance(x, list):
+            return [walk(v) for v in x]
+        if isinstance(x, dict):
+            return {k: walk(v) for k, v in x.items()}
+        return x
+    return walk
 
 
 def _default_save(path: str) -> str:
@@ -311,7 +415,9 @@ def run_from_game(game: str, words: str, save: str | None, read: Callable[[], st
     data = opening.build(game, words, p)
     _save(target, dump(data))
     out.write("\n")
-    return run(target, target, read, out, echo=echo, on_saved=on_saved)
+    done = run(target, target, read, out, echo=echo, on_saved=on_saved, in_words=True)
+    opening.forget_draft(data["game"])         # ruled: the account told is the saved file now
+    return done
 
 
 # --------------------------------------------------------------------------------------------
@@ -389,7 +495,7 @@ def step(data: bytes, answers: list[str]) -> dict:
         ai = _answer_token(token, ui, len(u.alternatives))
         iv.asked.append((ui, laws))
         iv.answer(ui, ai)
-        asked.append({"question": said(u.question), "laws": laws,
+        asked.append({"question": said(question_words(iv.inc, u, cite=False)), "laws": laws,
                       "answer": "I don't know" if ai is None else u.alternatives[ai].label})
     q = iv.next_question()
     if q is not None:
@@ -397,8 +503,8 @@ def step(data: bytes, answers: list[str]) -> dict:
         u = iv.space.unknowns[ui]
         from adjudicator.core import narrator
         return {"game": iv.inc.game, "asked": asked, "incident": None, "story": narrator.tell(iv.inc),
-                "question": {"unknown": ui, "text": said(u.question), "laws": laws, "code": iv.inc.code,
-                             "alternatives": [a.label for a in u.alternatives]}}
+                "question": {"unknown": ui, "text": said(question_words(iv.inc, u, cite=False)), "laws": laws, "code": iv.inc.code,
+                             "alternatives": [a.label for a in u.alternatives], "progress": iv.progress()}}
     built = ("# Built by the interview of `adjudicator serve`; `adjudicator adjudicate` rules on it again.\n"
              + yaml.safe_dump(iv.completed(), sort_keys=False, allow_unicode=True))
     return {"game": iv.inc.game, "asked": asked, "question": None, "incident": built}

@@ -280,73 +280,87 @@ async def ask_step(request: Request):
                 as_json=json.dumps(result, indent=2, ensure_ascii=False))
 
 
+# --- the builder: the dispute told as players tell it (interview/story.py) ---------------------------
+DRAFT_IN_ADDRESS = 6000      # a draft's token longer than this is carried in the form, not the address
+
+
 async def build_page(request: Request):
-    from adjudicator.interview import builder
-    from adjudicator.core.limits import MAX_NAME
-    common = {"title": "Describe it step by step", "games": builder.games(), "suits": builder.SUITS,
-              "max_name": MAX_NAME,
-              "seat_words": builder.seat_words(), "groups": builder.event_groups()}
-    if request.method in ("GET", "HEAD"):      # (HEAD is GET's head: not a form sent)
-        return page("build.html", incident="", **common)
+    """/build: the same questions as `adjudicator ask --game`, a step a page. Each step answered is
+    sent (POST) and the page answers with the draft in its address (303 to /build?d=...): a reload,
+    the back button, a tab closed and opened again, or the address sent to another phone, all show
+    the account as far as it was told. A step refused comes back with what was typed and the
+    problem beside the question."""
     from starlette.exceptions import HTTPException
+    if request.method in ("GET", "HEAD"):      # (HEAD is GET's head: not a form sent)
+        token, game = request.query_params.get("d"), request.query_params.get("game")
+        try:
+            d, step, told = await run_in_threadpool(service.story_page, token, game)
+        except Refusal as r:
+            return _build_refused(r)
+        return _build_render(d, step, told)
     try:
-        _, fields, _ = await _form(request, max_files=0, max_fields=60, max_part_size=MAX_BYTES + FORM_ENVELOPE)
+        form, fields, _ = await _form(request, max_files=0, max_fields=400, max_part_size=MAX_BYTES + FORM_ENVELOPE)
     except (HTTPException, FormNotUtf8) as e:
-        return page("build.html", 400, incident="", error={"message": f"the form could not be read: {e.detail}",
-                                                           "hint": "send the page's own form, in UTF-8"}, **common)
-    text, step = fields.get("incident", ""), fields.get("step", "")
-    if step not in ("table", "choose", "add", "undo"):
-        return page("build.html", 400, incident="", error={"message": "no such step", "hint": "start again"}, **common)
-    event = fields.get("event", "")
+        return _build_refused(Refusal(2, {"error": {"message": f"the form could not be read: {e.detail}",
+                                                    "exit_code": 2, "hint": "send the page's own form, in UTF-8"}}))
+    for name in {k for k in fields if k.startswith("hand_")}:     # a hand picked card by card: every card ticked
+        fields[name] = " ".join(v for v in form.getlist(name) if isinstance(v, str))
     try:
-        if step == "choose":
-            specs = await run_in_threadpool(service.build_fields, event, text)
-            out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
-            return page("build.html", incident=out, story=story, fields=specs, event=event,
-                        event_doc=_event_doc(event), players=_players(out), **_for_game(common, out))
-        out, story = await run_in_threadpool(service.build_step, text, step, fields)
+        d, again = await run_in_threadpool(service.story_send, fields)
     except Refusal as r:
-        if step == "table" or not text:     # (the table's form again as it was filled: nothing typed is lost)
-            return page("build.html", r.http_status, incident="", error=r.detail,
-                        form=fields if step == "table" else None, **common)
-        try:        # the event refused: its form again, the incident as it was
-            specs = await run_in_threadpool(service.build_fields, event, text) if step == "add" else None
-            out, story = await run_in_threadpool(service.build_step, text, "keep", fields)
-        except Refusal as again:
-            return page("build.html", again.http_status, incident="", error=again.detail, **common)
-        return page("build.html", r.http_status, incident=out, story=story, fields=specs, event=event,
-                    event_doc=_event_doc(event), players=_players(out), error=r.detail, **_for_game(common, out))
-    return page("build.html", incident=out, story=story, fields=None, players=_players(out), **_for_game(common, out))
+        return _build_refused(r)
+    if again is not None:
+        told = (await run_in_threadpool(service.story_told, d))[1]
+        return _build_render(d, again, told, status=400)
+    token = d.token()
+    if len(token) <= DRAFT_IN_ADDRESS:
+        return RedirectResponse(f"/build?d={token}", status_code=303)
+    step, told = await run_in_threadpool(service.story_told, d)
+    return _build_render(d, step, told)
 
 
-def _carried(text: str) -> dict:
-    """The incident the builder's page carries, read as the command reads it (builder.values: a
-    player named `Off` stays Off); {} for none, or for one the reader refuses (the step said why)."""
-    from adjudicator.errors import InputError
-    from adjudicator.interview import builder
+def _build_render(d, step, told, status: int = 200) -> HTMLResponse:
+    from adjudicator.interview import story
+    yaml_text = story.yaml_of(d) if d.game else ""
+    return page("build.html", status, title="Describe it step by step", step=step, told=told, token=d.token(),
+                incident=yaml_text, game=d.game, ready=story.ready(d), suits=_SUIT_SIGNS, players=d.data.get("players") or {})
+
+
+_SUIT_SIGNS = (("spades", "\u2660"), ("hearts", "\u2665"), ("diamonds", "\u2666"), ("clubs", "\u2663"))
+
+
+def _build_refused(r: Refusal) -> HTMLResponse:
+    return page("build.html", r.http_status, title="Describe it step by step", step=None, told=None, token="",
+                incident="", game=None, ready=False, error=r.detail, suits=_SUIT_SIGNS, players={})
+
+
+async def ruling_link(request: Request):
+    """/ruling?i=...: the ruling on the incident the address carries (the share link of a ruling page)."""
+    from adjudicator.interview import story
+    token = request.query_params.get("i", "")
     try:
-        data = builder.values(text) if text else None
-    except InputError:
-        data = None
-    return data if isinstance(data, dict) else {}
+        data = story.unpack_incident(token)
+    except Exception as e:  # noqa: BLE001 - any address that is not one of ours
+        from adjudicator.errors import InputError
+        err = e if isinstance(e, InputError) else InputError("this link does not carry an incident", "the ruling's link",
+                                                             hint="ask for the link again from the ruling's page")
+        return refused_page(service._refuse(err), "", action=None, title="Not read")
+    try:
+        found = await run_in_threadpool(service.ruling, data)
+        result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
+    except Refusal as r:
+        return refused_page(r, _text(data))
+    return page("ruling.html", title="Ruling", result=result, players=found.players, terminal=text,
+                incident=_text(data), as_json=json.dumps(result, indent=2, ensure_ascii=False))
 
 
-def _for_game(common: dict, text: str) -> dict:
-    """The builder's page for the incident it carries: only the events its game's incidents hold."""
-    from adjudicator.interview import builder
-    game = _carried(text).get("game")
-    return {**common, "groups": builder.event_groups(game if isinstance(game, str) else None)}
+def _share_url(incident_text: str) -> str:
+    """The ruling's address, the incident in it (nothing is kept on the server)."""
+    from adjudicator.interview import story
+    return "/ruling?i=" + story.pack_incident(incident_text or "")
 
 
-def _event_doc(name: str) -> str:
-    from adjudicator.core import schema
-    ev = schema.EVENTS.get(name)
-    return ev.doc if ev else ""
-
-
-def _players(text: str) -> dict:
-    players = _carried(text).get("players")
-    return {str(k): str(v) for k, v in players.items()} if isinstance(players, dict) else {}
+env.globals["share_url"] = _share_url
 
 
 async def events_page(request: Request):
@@ -865,6 +879,7 @@ def create_app() -> Starlette:
         Route("/rule", rule, methods=["POST"]),
         Route("/ask", ask_page, methods=["GET"]),
         Route("/build", build_page, methods=["GET", "POST"]),
+        Route("/ruling", ruling_link, methods=["GET"]),
         Route("/ask", ask_step, methods=["POST"]),
         Route("/events", events_page),
         Route("/events/{name}", events_page),

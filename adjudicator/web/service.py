@@ -296,7 +296,66 @@ def too_large() -> Refusal:
     raise AssertionError("an input over the limit was read")  # pragma: no cover
 
 
-# --- the incident builder -------------------------------------------------------------------------
+# --- the incident builder (interview/story.py: the same questions as `ask --game`) -----------------
+
+def story_page(draft_token: str | None, game: str | None = None):
+    """The draft an address carries (or a new one) and its next questions: (draft, step, told)."""
+    from adjudicator.interview import story
+
+    def go():
+        d = story.Draft.from_token(draft_token) if draft_token else story.start(game or None)
+        return d, story.next_step(d), story.told(d)
+    return _guarded(go)
+
+
+def story_send(fields: dict):
+    """One step of the builder on the draft the form carries: (draft after it, None), or, refused,
+    (the draft as it was, the step again with what was typed and the problems)."""
+    from adjudicator.interview import story
+
+    def go():
+        d = _draft_of(fields)
+        action = (fields.get("step") or "answer").strip()
+        try:
+            if action == "answer":
+                return story.answer(d, fields), None
+            if action == "change":
+                return story.change(d, fields.get("what", "")), None
+            if action == "remove":
+                return story.remove(d, fields.get("what", "")), None
+            if action == "more":
+                return story.add_more(d, fields.get("more", "")), None
+            if action == "table":            # the table and the game in one form (the page before this one)
+                return story.whole_table(fields), None
+            if action == "choose":
+                return story.add_more(d, fields.get("event", "")), None
+            if action == "add":
+                d = story.add_more(d, fields.get("event", ""))
+                return story.answer(d, fields), None
+            if action == "undo":
+                return (story.remove(d, str(len(d.events))) if d.events else d), None
+        except story.Refused as e:
+            return d, e.step
+        raise InputError("no such step", "the incident builder", hint="start again")
+    return _guarded(go)
+
+
+def _draft_of(fields: dict):
+    """The draft a form carries: its token (`d`), or the incident's YAML as the earlier page carried it
+    (`incident`: an account told event by event, its table as written)."""
+    from adjudicator.interview import builder, story
+    if fields.get("d"):
+        return story.Draft.from_token(fields["d"])
+    text = fields.get("incident") or ""
+    if not text:
+        return story.start()
+    return story.from_incident(builder.load(text))
+
+
+def story_told(d):
+    from adjudicator.interview import story
+    return _guarded(lambda: (story.next_step(d), story.told(d)))
+
 
 def build_step(text: str, step: str, form: dict) -> tuple[str, str | None]:
     """One step of the builder (interview/builder.py) on the incident carried by the page: its YAML

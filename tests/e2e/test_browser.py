@@ -183,29 +183,41 @@ def test_a_quiz_question(page, shots, server):
 
 
 def test_an_incident_described_step_by_step_without_yaml(page, shots):
-    """The README's incident, built with the page's forms: the ruling is the command's on it."""
+    """The README's incident, told as players tell it (what went wrong, the table, the lead, then what
+    else happened): the ruling is the command's on it."""
     page.goto(page.base + "/")
     page.click("a:has-text('Describe it step by step')")
-    page.select_option("select#game", "whist")
+
+    def next_():
+        with page.expect_navigation():
+            page.click("form.build button:has-text('Next')")
+    page.check("input[name=game][value=whist]")
+    next_()
+    page.check("input[name=wrong][value=lead-out-of-turn]")
+    next_()
     for seat, name in {"N": "Ames", "E": "Brown", "S": "Clark", "W": "Dodd"}.items():
         page.fill(f"input#player_{seat}", name)
-    page.select_option("select#dealer", "S")
-    page.select_option("select#trump", "hearts")
+    page.check("input[name=trump][value=hearts]")
     page.fill("input#trick", "3")
-    page.select_option("select#leader", "N")
-    page.click("button:has-text('Next: what happened')")
-    for event, by, card in (("lead", "W", "KS"), ("play", "N", "2S")):
-        page.select_option("select#event", event)
-        page.click("button:has-text('Next: its details')")
-        page.select_option("select#f_by", by)
-        page.fill("input#f_card", card)
-        if event == "lead":
-            screenshots(page, shots, "9-describe")
-        page.click("button:has-text('Add it')")
-        page.wait_for_selector("section.story")
-    assert "Dodd leads the king of spades. Ames plays the two of spades." in page.inner_text("section.story")
+    page.check("input[name=leader][value=N]")
+    next_()
+    page.check("input[name=f_by][value=W]")
+    page.check("input[name=f_card_suit][value=spades]")
+    page.check("input[name=f_card_rank][value=K]")
+    screenshots(page, shots, "9-describe")
+    next_()
+    with page.expect_navigation():                  # what else happened: North played to the false lead
+        page.select_option("select#more", "event:play")
+        page.click("form.more button")
+    page.check("input[name=f_by][value=N]")
+    page.check("input[name=f_card_suit][value=spades]")
+    page.check("input[name=f_card_rank][value='2']")
+    next_()
+    told = page.eval_on_selector_all("ol.told > li > span", "els => els.map(e => e.innerText)")
+    assert told[1:] == ["Dodd leads the king of spades.", "Ames plays the two of spades."]
     built = page.text_content("details.yaml pre")
-    page.click("button:has-text('Rule on it')")
+    with page.expect_navigation():
+        page.click("button:has-text('Rule on it')")
     page.wait_for_selector("ol.rulings")
     expected = cli_json("adjudicate", "-", stdin=built.encode())
     shown = page.eval_on_selector_all("section.ruling-all > ol.rulings > li.ruling", "els => els.map(e => e.dataset.remedy)")

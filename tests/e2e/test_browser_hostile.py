@@ -24,23 +24,26 @@ def phone(browser, server):
 
 
 def test_the_tables_form_refused_keeps_what_was_typed(phone):
-    """The table's form refused (names typed in whist's seats, the game left at piquet) came back
-    empty: the four names, the dealer and the trumps typed again on a phone. It comes back as it
-    was filled, with the refusal; a name is held to the reader's 60 characters as it is typed."""
+    """The table's form refused came back empty: the four names and the trumps typed again on a phone.
+    It comes back as it was filled, with the refusal beside the question; a name is held to the
+    reader's 60 characters as it is typed."""
     p = phone
-    p.goto(p.base + "/build")
-    p.select_option("select#game", "piquet")
+    p.goto(p.base + "/build?game=whist")
+    p.check("input[name=wrong][value=lead-out-of-turn]")
+    with p.expect_navigation():
+        p.click("form.build button:has-text('Next')")
     names = {"N": "Иван Петров", "E": "山田太郎", "S": "Ωμέγα", "W": "محمد علي"}
     for seat, name in names.items():
         p.fill(f"input#player_{seat}", name)
-    p.select_option("select#dealer", "S")
-    p.select_option("select#trump", "hearts")
+    p.check("input[name=trump][value=hearts]")
+    p.fill("input#trick", "99")                       # refused: a hand of whist has 13 tricks
+    p.check("input[name=leader][value=S]")
     with p.expect_navigation():
-        p.click("button:has-text('Next: what happened')")
-    assert "piquet has no seat" in p.inner_text(".error")
+        p.click("form.build button:has-text('Next')")
+    assert "99 is out of range (1 to 13)" in p.inner_text("#err-trick")
     assert {s: p.input_value(f"input#player_{s}") for s in names} == names
-    assert (p.input_value("select#game"), p.input_value("select#dealer"), p.input_value("select#trump")) == \
-        ("piquet", "S", "hearts")
+    assert p.is_checked("input[name=trump][value=hearts]") and p.is_checked("input[name=leader][value=S]")
+    assert p.input_value("input#trick") == "99"
     p.fill("input#player_N", "x" * 300)
     assert len(p.input_value("input#player_N")) == 60
 
@@ -49,21 +52,22 @@ def test_a_required_choice_left_unchosen_adds_no_event(phone):
     """The event's form preselected the first seat of a required choice: "Add it" tapped before
     choosing wrote a lead by North nobody said. The choice now starts empty and must be made."""
     p = phone
-    p.goto(p.base + "/build")
-    p.select_option("select#game", "whist")
+    p.goto(p.base + "/build?game=whist")
+    p.check("input[name=wrong][value=lead-out-of-turn]")
     with p.expect_navigation():
-        p.click("button:has-text('Next: what happened')")
-    p.select_option("select#event", "lead")
+        p.click("form.build button:has-text('Next')")
+    p.check("input[name=leader][value=N]")
     with p.expect_navigation():
-        p.click("button:has-text('Next: its details')")
-    assert p.input_value("select#f_by") == ""
-    p.click("button:has-text('Add it')")
-    assert p.locator("section.story").count() == 0 and p.locator("select#f_by").count() == 1
-    p.select_option("select#f_by", "W")
-    p.fill("input#f_card", "KS")
+        p.click("form.build button:has-text('Next')")
+    assert not any(p.is_checked(f"input[name=f_by][value={s}]") for s in "NESW")
+    p.click("form.build button:has-text('Next')")     # the browser asks for the choice: nothing sent
+    assert p.locator("section.review").count() == 0 and p.locator("input[name=f_by]").count() == 4
+    p.check("input[name=f_by][value=W]")
+    p.check("input[name=f_card_suit][value=spades]")
+    p.check("input[name=f_card_rank][value=K]")
     with p.expect_navigation():
-        p.click("button:has-text('Add it')")
-    assert "West leads the king of spades." in p.inner_text("section.story")
+        p.click("form.build button:has-text('Next')")
+    assert "West leads the king of spades." in p.inner_text("section.review")
 
 
 def test_a_word_too_long_for_the_screen_breaks(phone):
