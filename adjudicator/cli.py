@@ -44,12 +44,15 @@ def _where(err: BaseException) -> str | None:
 
 def _error_json(err: BaseException) -> dict:
     """An error as `--json` prints it (errors.error_json): `file` names a file; an error of the
-    command line itself (a usage error, or one said at the command: `law nope 3`) names the command
-    under `command` instead ("file": "adjudicator law" named no file)."""
+    command line itself (a usage error, or one said at the command or one of its options: `law
+    nope 3`, `search --code nope`, `ask --answers FILE`) names the command under `command` instead
+    ("file": "adjudicator law" named no file)."""
     from adjudicator.errors import UsageError
     data = error_json(err)
     inner = data["error"]
-    if "file" in inner and (isinstance(err, UsageError) or inner["file"] in ("adjudicator", _command_path())):
+    command = _command_path()
+    if "file" in inner and (isinstance(err, UsageError) or inner["file"] in ("adjudicator", command)
+                            or inner["file"].startswith(command + " -")):    # (`adjudicator search --code`)
         data["error"] = {("command" if k == "file" else k): v for k, v in inner.items()}
     return data
 

@@ -1119,7 +1119,7 @@ def test_a_folder_given_for_ask_answers_is_refused_as_a_fifo_is(tmp_path, as_jso
     r = cli("ask", ASKED, "--answers", str(tmp_path), *(["--json"] if as_json else []), timeout=10)
     refused(*r, message="is not a regular file (a folder)")
     if as_json:
-        assert r[1].count("\n") == 1 and json.loads(r[1])["error"]["file"] == "adjudicator ask --answers"
+        assert r[1].count("\n") == 1 and json.loads(r[1])["error"]["command"] == "adjudicator ask --answers"
 
 
 @pytest.mark.parametrize("line, said, hint", [
