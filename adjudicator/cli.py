@@ -300,13 +300,12 @@ def _law_ids(code: str | None, incomplete: str) -> list[str]:
         return []
     from adjudicator import api
     try:
-        listed = api.laws(code)["laws"]
+        listed = api.law_ids(code)      # (kept in the cache folder: no YAML read at a press)
     except AdjudicatorError:            # (an unknown code: nothing to offer)
         return []
-    ids = [x["id"] for x in listed]
     head = incomplete.rpartition(".")[0].lower()
-    inside = [i for x in listed if x["id"].lower() == head for i in x["clauses"] + x["exceptions"]]
-    return _starting(ids + inside, incomplete)
+    inside = [i for law, within in listed.items() if law.lower() == head for i in within]
+    return _starting(list(listed) + inside, incomplete)
 
 
 def _complete_law_number(ctx, param, incomplete):
@@ -789,8 +788,8 @@ def codes(ctx, as_json):
         else:
             wg = max(len(r["game"]) for r in rows) + 1
             wc = max(len(r["code"]) for r in rows) + 1
-            text = "".join(_row(f"{r['game']:<{wg}} {r['code']:<{wc}} ", r["title"] + (" (default)" if r["default"] else ""))
-                           + "\n" for r in rows)
+            text = "".join(_row(f"{r['game']:<{wg}} {r['code']:<{wc}} ",
+                                r["title"] + (" (default)" if r["default"] else "")) + "\n" for r in rows)
             ui.echo(text, paint=ui.paint_first_column)
         return 0
     _run(ctx.obj["debug"], go, as_json)
@@ -913,7 +912,8 @@ def _quiz_json(seed, questions, message=None) -> str:
               help="Only this code's cases (`adjudicator codes`).")
 @click.option("--topic", default=None, shell_complete=_complete_topics,
               help="Only this topic (`adjudicator topic` lists them).")
-@click.option("--law", default=None, shell_complete=_complete_quiz_law, help="Only questions on this law (with --code).")
+@click.option("--law", default=None, shell_complete=_complete_quiz_law,
+              help="Only questions on this law (with --code).")
 @click.option("--kind", default=None, shell_complete=_complete_kinds,
               help="Only this kind: remedy, who, who-not, law, status, compare.")
 @click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")

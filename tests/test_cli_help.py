@@ -227,6 +227,17 @@ def test_completion_offers_the_law_numbers_of_the_code_given():
     assert values("adjudicator law nosuchcode ") == []
 
 
+def test_the_law_ids_completion_reads_are_the_laws_of_every_code(tmp_path, monkeypatch):
+    """api.law_ids (kept in the cache folder, so that a TAB press reads no YAML) gives what
+    api.laws gives, the ids alone, for every code and game; read back from the folder the same."""
+    from adjudicator.core import registry
+    monkeypatch.setenv("ADJUDICATOR_CACHE", str(tmp_path))
+    for code in [c["code"] for c in registry.all_codes()] + registry.games():
+        want = {x["id"]: x["clauses"] + x["exceptions"] for x in api.laws(code)["laws"]}
+        assert api.law_ids(code) == want and list(api.law_ids(code)) == list(want), code
+    assert any(name.startswith("law-ids-") for name in os.listdir(tmp_path))
+
+
 def test_completion_offers_topics_and_the_quiz_s_filters():
     assert "revoke" in values("adjudicator topic rev")
     assert values("adjudicator topic revoke ") == []            # (a topic's name is complete in one word)
