@@ -191,12 +191,14 @@ class Group(click.Group):
 class Words(click.ParamType):
     """An argument given as text, which says what it could be when it is missing (click said a bare
     "Missing argument 'FILES...'") and completes as the shell should: `could_be` the words said,
-    `candidates` (ctx, incomplete) the values it may take, `files` a file's name."""
+    `candidates` (ctx, incomplete) the values named then (and `after` them), `complete` (ctx,
+    incomplete) the values TAB offers (default: the candidates), `files` a file's name."""
 
     name = "text"
 
-    def __init__(self, could_be: str, candidates=None, files: bool = False, after: str = ""):
+    def __init__(self, could_be: str, candidates=None, files: bool = False, after: str = "", complete=None):
         self.could_be, self.candidates, self.files, self.after = could_be, candidates, files, after
+        self.complete = complete or candidates
 
     def convert(self, value, param, ctx):
         return value
@@ -219,9 +221,9 @@ class Words(click.ParamType):
         from click.shell_completion import CompletionItem
         if self.files:
             return [CompletionItem(incomplete, type="file")]
-        if self.candidates is None:
+        if self.complete is None:
             return []
-        return [CompletionItem(w) for w in self.candidates(ctx, incomplete)]
+        return [CompletionItem(w) for w in self.complete(ctx, incomplete)]
 
 
 EXAMPLES = """\b
@@ -632,8 +634,8 @@ def _games(ctx, incomplete):
     return _starting(registry.games(), incomplete)
 
 
-CODE = Words("A code, or a game's name for its default code", _games,
-             after="(`adjudicator codes` lists the codes.)")
+CODE = Words("A code, or a game's name for its default code", _games, after="(`adjudicator codes` lists the codes.)",
+             complete=lambda ctx, typed: _starting(_code_words(), typed))
 
 
 @main.command()
@@ -801,7 +803,7 @@ def codes(ctx, as_json):
 @ui.pager_option
 @click.pass_context
 def remedies(ctx, as_json):
-    """List the remedy ids a ruling can name (and a `demand` ask for)."""
+    """List the remedy ids a ruling names and a `demand` asks for."""
     def go():
         import json
         from adjudicator import api
@@ -854,7 +856,7 @@ def events(ctx, name, markdown, as_json):
             click.echo(json.dumps(api.events(), indent=2, ensure_ascii=False))
             return 0
         if markdown:
-            click.echo(api.format_reference(), nl=False)        # (Markdown, to save: never styled)
+            ui.echo(api.format_reference())         # (Markdown, to save: never styled; paged at a terminal)
             return 0
         rows = [_row(f"{f.name:<14} ", f.doc) for f in schema.TOP] + [""]
         for ev in schema.EVENTS.values():

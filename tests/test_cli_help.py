@@ -272,6 +272,7 @@ def test_the_quiz_s_code_completes_only_codes_with_questions(monkeypatch):
 
 
 def test_loo_and_french_boston_once_each():
+    assert values("adjudicator law amer") == ["american-1893"]        # (codes and games both)
     assert values("adjudicator law lo") == ["loo"]
     assert values("adjudicator law french") == ["french-boston"]
 
