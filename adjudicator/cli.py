@@ -51,10 +51,20 @@ def _error_json(err: BaseException) -> dict:
     data = error_json(err)
     inner = data["error"]
     command = _command_path()
-    if "file" in inner and (isinstance(err, UsageError) or inner["file"] in ("adjudicator", command)
-                            or inner["file"].startswith(command + " -")):    # (`adjudicator search --code`)
+    if "file" in inner and (isinstance(err, UsageError) or (
+            (inner["file"] in ("adjudicator", command) or inner["file"].startswith(command + " -"))
+            and inner["file"] not in _values_given())):     # (an incident named `adjudicator` is a file)
         data["error"] = {("command" if k == "file" else k): v for k, v in inner.items()}
     return data
+
+
+def _values_given() -> set[str]:
+    """The values given to the running command's arguments and options (files among them)."""
+    ctx = click.get_current_context(silent=True)
+    out: set[str] = set()
+    for value in (ctx.params.values() if ctx is not None else ()):
+        out.update(v for v in (value if isinstance(value, (tuple, list)) else (value,)) if isinstance(v, str))
+    return out
 
 
 def _command_path() -> str:

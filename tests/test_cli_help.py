@@ -307,6 +307,13 @@ def test_an_incident_s_error_still_names_its_file(tmp_path):
     assert error["file"] == str(bad) and error["line"] == 2 and "command" not in error
 
 
+def test_an_incident_file_named_like_the_command_is_still_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "adjudicator").write_text("game: whist\ndealer: Q\nevents: []\n")
+    error = json.loads(run("adjudicate", "--json", "adjudicator").stdout)["error"]
+    assert error["file"] == "adjudicator" and error["line"] == 2 and "command" not in error
+
+
 def test_color_takes_three_values_and_refuses_others():
     r = run("--color", "sometimes", "codes")
     assert r.exit_code == 2 and "'sometimes' is not one of 'auto', 'always', 'never'" in r.stderr
