@@ -43,19 +43,9 @@ def _where(err: BaseException) -> str | None:
 
 
 def _error_json(err: BaseException) -> dict:
-    """An error as `--json` prints it (errors.error_json): `file` names a file; an error of the
-    command line itself (a usage error, or one said at the command or one of its options: `law
-    nope 3`, `search --code nope`, `ask --answers FILE`) names the command under `command` instead
-    ("file": "adjudicator law" named no file)."""
-    from adjudicator.errors import UsageError
-    data = error_json(err)
-    inner = data["error"]
-    command = _command_path()
-    if "file" in inner and (isinstance(err, UsageError) or (
-            (inner["file"] in ("adjudicator", command) or inner["file"].startswith(command + " -"))
-            and inner["file"] not in _values_given())):     # (an incident named `adjudicator` is a file)
-        data["error"] = {("command" if k == "file" else k): v for k, v in inner.items()}
-    return data
+    """An error as `--json` prints it (errors.error_json: `command` where the error is the command
+    line's, `file` where it is a file's), the files this command was given kept as files."""
+    return error_json(err, _values_given())
 
 
 def _values_given() -> set[str]:
@@ -65,17 +55,6 @@ def _values_given() -> set[str]:
     for value in (ctx.params.values() if ctx is not None else ()):
         out.update(v for v in (value if isinstance(value, (tuple, list)) else (value,)) if isinstance(v, str))
     return out
-
-
-def _command_path() -> str:
-    """The command being run, as its errors name it (`adjudicator law`, `adjudicator quiz stats`),
-    whatever name the program was started by."""
-    ctx = click.get_current_context(silent=True)
-    names = []
-    while ctx is not None and ctx.parent is not None:
-        names.append(ctx.info_name or "")
-        ctx = ctx.parent
-    return " ".join(["adjudicator", *reversed(names)])
 
 
 def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
@@ -416,21 +395,29 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
         from adjudicator import api
         stdin_text = api.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
-        out = ui.Output(ui.paint_ruling, page=not as_json)
-        for got in api.adjudicate_files(files, stdin=stdin_text, story=not no_story, facts=show_facts, jobs=jobs):
-            if isinstance(got, AdjudicatorError):
-                err = str(got) + "\n"
-                if ctx.obj["debug"] and getattr(got, "details", None):
-                    err += f"details: {got.details}\n"
-                ui.echo_err(err, where=_where(got), nl=False)
-                if as_json:
-                    click.echo(_json_line(_error_json(got)))
-                worst = max(worst, got.exit_code)
-            elif as_json:
-                click.echo(_json_line(got.as_dict()))
-            else:
-                out.write(got.text(), got.as_dict() if ui.colour() else None)
-        out.close()
+
+        def rulings():
+            nonlocal worst
+            for got in api.adjudicate_files(files, stdin=stdin_text, story=not no_story, facts=show_facts,
+                                            jobs=jobs):
+                if isinstance(got, AdjudicatorError):
+                    err = str(got) + "\n"
+                    if ctx.obj["debug"] and getattr(got, "details", None):
+                        err += f"details: {got.details}\n"
+                    ui.echo_err(err, where=_where(got), nl=False)
+                    if as_json:
+                        click.echo(_json_line(_error_json(got)))
+                    worst = max(worst, got.exit_code)
+                elif as_json:
+                    click.echo(_json_line(got.as_dict()))
+                else:
+                    yield got.text(), got
+
+        if as_json:
+            for _ in rulings():
+                pass
+        else:           # (styled by the ruling's own data: its code's title, its verdict)
+            ui.echo_pieces(rulings(), paint=lambda text, got: ui.paint_ruling(text, got.as_dict()))
         return worst
     _run(ctx.obj["debug"], go, as_json)
 

@@ -19,6 +19,7 @@ slower (they run the program again at each press).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -476,55 +477,85 @@ def _height() -> int:
     return shutil.get_terminal_size((80, 24)).lines
 
 
+def _through_pager(pager: list[str], on: bool) -> bool:
+    """Set the pager up (LESS=FRX for less, when LESS is not set); whether it is to get colour."""
+    if os.path.basename(pager[0]) == "less":
+        if "LESS" not in os.environ:
+            os.environ["LESS"] = "FRX"      # as git: quit if it fits, show colours, leave it on screen
+        return on and _less_shows_colour(pager)
+    return on
+
+
+# Messages for standard error while the pager holds the terminal: said once it has left it.
+_held: list[tuple[str, bool]] | None = None
+
+
+def _page(chunks, on: bool) -> None:
+    """Stream text into the pager as it comes (click adds a last newline: the text's own is kept
+    back), then say the messages held meanwhile."""
+    global _held
+
+    def without_last_newline():
+        owed = ""
+        for chunk in chunks:
+            if not chunk:
+                continue
+            yield owed + chunk[:-1] if chunk.endswith("\n") else owed + chunk
+            owed = "\n" if chunk.endswith("\n") else ""
+    _held = []
+    try:
+        click.echo_via_pager(without_last_newline(), color=on)
+    finally:
+        held, _held = _held, None
+        for message, err_on in held:
+            click.echo(message, err=True, nl=False, color=err_on)
+
+
 def echo(text: str, *, paint=None, page: bool = True, nl: bool = False) -> None:
     """Print text on standard output: styled (`paint`) when colour is on; through the pager when
     `page`, on a terminal, and taller than it."""
+    styler = None
+    if paint is not None:       # (the text styled without the newline added)
+        styler = (lambda t, _: paint(t[:-1]) + "\n") if nl else (lambda t, _: paint(t))
+    echo_pieces([(text + ("\n" if nl else ""), None)], paint=styler, page=page)
+
+
+def echo_pieces(pieces, *, paint=None, page: bool = True) -> None:
+    """Print pieces of text as they come (an iterable of (text, data): one ruling after another),
+    each styled by `paint(text, data)` when colour is on. Where a pager may show them, they are held
+    until they fill the screen: all of them shorter, they are printed; else the pager starts with
+    them and the rest streams into it as it comes (`adjudicate` on many files shows its first
+    screen as soon as it is ruled)."""
     on = colour()
-    shown = paint(text) if (on and paint is not None) else text
-    if nl:
-        shown += "\n"
-        text += "\n"
     pager = _pager_command() if page else None
-    if pager is not None and text.count("\n") >= _height():
-        if os.path.basename(pager[0]) == "less":
-            if "LESS" not in os.environ:
-                os.environ["LESS"] = "FRX"      # as git: quit if it fits, show colours, leave it on screen
-            on = on and _less_shows_colour(pager)
-        paged = shown if on else text
-        click.echo_via_pager(paged[:-1] if paged.endswith("\n") else paged, color=on)   # (it adds one)
-        return
-    click.echo(shown, nl=False, color=on)
+    pieces = iter(pieces)
+    if pager is not None:
+        held, lines, height = [], 0, _height()
+        for piece in pieces:
+            held.append(piece)
+            lines += piece[0].count("\n")
+            if lines >= height:
+                break
+        else:
+            pager = None                # it fits: printed straight
+        if pager is not None:
+            shown = _through_pager(pager, on)
+            _page(((paint(t, d) if shown and paint else t) for t, d in itertools.chain(held, pieces)), shown)
+            return
+        pieces = iter(held)
+    for text, data in pieces:
+        click.echo(paint(text, data) if on and paint else text, nl=False, color=on)
 
 
 def echo_err(text: str, *, where: str | None = None, nl: bool = True) -> None:
-    """Print a message on standard error, styled when standard error takes colour."""
+    """Print a message on standard error, styled when standard error takes colour; held while the
+    pager holds the terminal, and said when it has left it."""
     on = colour(err=True)
-    click.echo(paint_error(text, where) if on else text, err=True, nl=nl, color=on)
-
-
-class Output:
-    """Output printed piece by piece (one ruling after another): collected, to be paged at the
-    end, where a pager may show it; else printed as it comes."""
-
-    def __init__(self, paint=None, page: bool = True):
-        self.paint = paint
-        self.collect = page and _pager_command() is not None
-        self.pieces: list[str] = []
-        self.plain: list[str] = []
-
-    def write(self, text: str, data: dict | None = None) -> None:
-        if self.collect:
-            self.pieces.append(self.paint(text, data) if (self.paint and colour()) else text)
-            self.plain.append(text)
-        else:
-            on = colour()
-            click.echo(self.paint(text, data) if (self.paint and on) else text, nl=False, color=on)
-
-    def close(self) -> None:
-        if self.collect and self.pieces:
-            styled = "".join(self.pieces)
-            echo("".join(self.plain), paint=lambda _: styled)
-        self.pieces, self.plain = [], []
+    message = (paint_error(text, where) if on else text) + ("\n" if nl else "")
+    if _held is not None:
+        _held.append((message, on))
+        return
+    click.echo(message, err=True, nl=False, color=on)
 
 
 def paint_stats(text: str) -> str:

@@ -186,7 +186,8 @@ def _right_and_wrong(q) -> tuple[str, str]:
         letters = [quiz.LETTERS[i] for i in range(len(q.options))]
         return (next(x for x in letters if quiz.grade(q, x).right), next(x for x in letters if not quiz.grade(q, x).right))
     seats = list(registry.table(q.game).seats)
-    return " and ".join(q.answer) or "nobody", ", ".join(seats) if sorted(q.answer) != sorted(seats) else "nobody"
+    right = next(a for a in (", ".join(q.answer) or "nobody", " and ".join(q.answer)) if quiz.grade(q, a).right)
+    return right, ", ".join(seats) if sorted(q.answer) != sorted(seats) else "nobody"
 
 
 def test_the_quiz_at_a_terminal_marks_a_right_and_a_wrong_answer(tmp_path):
@@ -309,3 +310,19 @@ def test_a_full_disk_still_says_the_output_could_not_be_written_exit_1(args):
     assert r.returncode == 1
     assert r.stderr.endswith("adjudicator: the output could not be written (no space left on device); "
                              "nothing is complete\n"), r.stderr
+
+
+def test_many_rulings_stream_into_the_pager_and_an_error_among_them_is_said_after_it(tmp_path):
+    """`adjudicate` on many files at a terminal: the rulings are held until they fill the screen,
+    then the pager starts and the rest streams into it as each is ruled; a file refused meanwhile is
+    said on standard error once the pager has left the terminal, not across its screen."""
+    pager, kept = _fake_pager(str(tmp_path))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: whist\ndealer: Q\nevents: []\n")
+    shown, status = _terminal(["adjudicate", CASE, CASE, str(bad), UNKNOWN], rows=10, PAGER=pager)
+    assert status == 2
+    paged = _plain(open(kept, encoding="utf-8").read())
+    piped = _pipe(["adjudicate", CASE, CASE, str(bad), UNKNOWN])
+    assert paged == "LESS=FRX\n" + piped.stdout                 # every ruling, in order, through the pager
+    assert _plain(shown).strip() == piped.stderr.strip()          # and the refusal, after it
+    assert f"{bad}:2:9: dealer: 'Q' is not a seat" in _plain(shown)
