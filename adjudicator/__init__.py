@@ -6,8 +6,9 @@
     >>> ruling.as_dict()              # what `adjudicator adjudicate --json` prints
 
 The public API is this module's (adjudicator/api.py; docs/api.md): adjudicate, adjudicate_files,
-compare, check, law, search, topic, topics, codes, games, remedies, event, events, and the errors a
-program catches (InputError, InconsistentIncident, ...). Everything else is the engine's parts.
+compare, check, law, laws, law_ids, search, topic, topics, topic_names, codes, games, remedies, event,
+events, and the errors a program catches (InputError, InconsistentIncident, ...). Everything else is
+the engine's parts.
 """
 __version__ = "0.1.0"
 
@@ -20,12 +21,12 @@ _allocator.give_clingo_mimalloc()
 from adjudicator.api import (  # noqa: E402  (light: the engine is imported when first used)
     MAX_BYTES, AsGiven, CaseResult, Comparison, Finding, Lookup, Refused, Remedy, Ruling, Source, adjudicate,
     adjudicate_files, check, check_settings, codes, compare, event, events, find_cases, format_reference, games,
-    law, read_stdin, remedies, search, topic, topics)
+    law, law_ids, laws, read_stdin, remedies, search, topic, topic_names, topics)
 from adjudicator.errors import (  # noqa: E402
     AdjudicatorError, InconsistentIncident, InputError, InternalError, TimeLimit, UnknownCode, UsageError)
 
 __all__ = ["MAX_BYTES", "AdjudicatorError", "AsGiven", "CaseResult", "Comparison", "Finding", "InconsistentIncident",
            "InputError", "InternalError", "Lookup", "Refused", "Remedy", "Ruling", "Source", "TimeLimit", "UnknownCode",
            "UsageError", "adjudicate", "adjudicate_files", "check", "check_settings", "codes", "compare", "event",
-           "events", "find_cases", "format_reference", "games", "law", "read_stdin", "remedies", "search", "topic",
-           "topics"]
+           "events", "find_cases", "format_reference", "games", "law", "law_ids", "laws", "read_stdin", "remedies",
+           "search", "topic", "topic_names", "topics"]

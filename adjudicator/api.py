@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Ruling", "Remedy", "Finding", "Refused", "Comparison", "CaseResult", "Lookup", "Source",
            "adjudicate", "adjudicate_files", "compare", "check", "find_cases", "law", "search", "topic", "topics",
-           "codes", "games", "remedies", "event", "events", "format_reference", "read_stdin", "check_settings", "AsGiven", "MAX_BYTES"]
+           "codes", "games", "laws", "law_ids", "topic_names", "remedies", "event", "events", "format_reference",
+           "read_stdin", "check_settings", "AsGiven", "MAX_BYTES"]
 
 Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any]]
 """An incident: YAML text (str or bytes), a path (os.PathLike, or a str of one line naming a file),
@@ -483,6 +484,48 @@ def search(words: str, *, code: str | None = None, limit: int = 10) -> Lookup:
     if not result["groups"]:
         raise searching.nothing_to_search(words)
     return Lookup(result, "search")
+
+
+def laws(code: str) -> dict[str, Any]:
+    """The laws of `code` (or a game's name for its default code) in the book's order, each with its
+    id, its section, our one-sentence summary and the ids of its clauses and of the exceptions
+    inserted in it (`17.II`, `24.boston`): `adjudicator law CODE --json`. A code that reads another
+    code's book (Boston, Cayenne, Solo Whist: the American book) gives that book's, with `asked_code`;
+    `base_code` names the code whose laws its rulings cite beside these (Dummy: the English code)."""
+    from adjudicator.core import registry
+    from adjudicator.lookup import laws as texts
+    asked = registry.resolve_code(code, "adjudicator law")
+    book_code = texts.book_code(asked)
+    book = texts.book(book_code)
+    return {"code": book_code, **({"asked_code": asked} if asked != book_code else {}),
+            "title": registry.code_info(book_code)["title"], "base_code": book.get("base_code"),
+            "laws": [{"id": str(x["id"]), "section": x.get("section", ""), "summary": x.get("summary", ""),
+                      "clauses": [f"{x['id']}.{c['id']}" for c in x.get("clauses") or []],
+                      "exceptions": [str(e["id"]) for e in x.get("exceptions") or []]} for x in book["laws"]]}
+
+
+def law_ids(code: str) -> dict[str, list[str]]:
+    """The ids of `code`'s laws (a game's name for its default code) in the book's order, each with
+    the ids of its clauses and exceptions: what `laws(code)` gives, the ids alone, for TAB
+    completion, which runs the command again at each press. Kept in the cache folder (named by the
+    law file's bytes: core/cache.py), so that a press reads no YAML and no law texts."""
+    from adjudicator.core import cache, registry
+    book = registry.code_info(registry.resolve_code(code, "adjudicator law"))["laws"]      # (Boston's: the American)
+    with open(os.path.join(registry.rules_dir(), book), "rb") as fh:
+        raw = fh.read()
+    prefix = "law-ids-" + book.rsplit(".", 1)[0].replace("/", "-") + "-"     # (one kept file a book)
+    path = cache.named(prefix, raw)
+    ids = cache.kept(path)
+    if not isinstance(ids, dict):
+        ids = {x["id"]: x["clauses"] + x["exceptions"] for x in laws(code)["laws"]}
+        cache.keep(path, ids, prefix)
+    return ids
+
+
+def topic_names() -> list[str]:
+    """The names of the concordance's topics (`adjudicator topic NAME`), in its order."""
+    from adjudicator.lookup import laws as texts
+    return texts.topic_names()
 
 
 def _only_codes(codes: Iterable[str]) -> set[str]:

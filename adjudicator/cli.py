@@ -12,8 +12,10 @@
     adjudicator quiz stats [--json]
     adjudicator serve [--host H] [--port P]
 
-Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input.
-clingo and yaml are imported inside the commands, so --help stays fast.
+Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input; a
+reader that stopped reading (`| head`) ends it quietly, as SIGPIPE ends git or cat.
+clingo and yaml are imported inside the commands, so --help stays fast. How the output looks on a
+terminal (colour, the pager) is adjudicator/cli_style.py's.
 """
 from __future__ import annotations
 
@@ -23,7 +25,36 @@ import traceback
 
 import click
 
+from adjudicator import cli_style as ui
 from adjudicator.errors import AdjudicatorError, error_json, safe, said
+
+
+def _where(err: BaseException) -> str | None:
+    """Where an error is, as its message begins: the file (line, column), or the command."""
+    file = getattr(err, "file", None)
+    if not file:
+        return None
+    where = safe(file)
+    if getattr(err, "line", None) is not None:
+        where += f":{err.line}"
+        if getattr(err, "column", None) is not None:
+            where += f":{err.column}"
+    return where
+
+
+def _error_json(err: BaseException) -> dict:
+    """An error as `--json` prints it (errors.error_json: `command` where the error is the command
+    line's, `file` where it is a file's), the files this command was given kept as files."""
+    return error_json(err, _values_given())
+
+
+def _values_given() -> set[str]:
+    """The values given to the running command's arguments and options (files among them)."""
+    ctx = click.get_current_context(silent=True)
+    out: set[str] = set()
+    for value in (ctx.params.values() if ctx is not None else ()):
+        out.update(v for v in (value if isinstance(value, (tuple, list)) else (value,)) if isinstance(v, str))
+    return out
 
 
 def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
@@ -35,17 +66,17 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
         err = UsageError(f"'{safe(err.filename, 80)}': {(err.strerror or 'cannot be used').lower()}",
                          hint="check the path: its folder must exist and be writable, a file to read must exist")
     if isinstance(err, AdjudicatorError):
-        click.echo(str(err), err=True)
+        ui.echo_err(str(err), where=_where(err))
         if debug and getattr(err, "details", None):
             click.echo(f"details: {err.details}", err=True)
         if as_json:
             import json
-            click.echo(json.dumps(error_json(err), ensure_ascii=False, separators=(",", ":")))   # one line
+            click.echo(json.dumps(_error_json(err), ensure_ascii=False, separators=(",", ":")))   # one line
         return err.exit_code
     if isinstance(err, MemoryError):
-        click.echo("internal error: the adjudicator ran out of memory.", err=True)
+        ui.echo_err("internal error: the adjudicator ran out of memory.")
     else:
-        click.echo(f"internal error ({type(err).__name__}).", err=True)
+        ui.echo_err(f"internal error ({type(err).__name__}).")
     click.echo("This is a fault in the adjudicator, not in your incident; run with --debug for details "
                "and report it with the incident.", err=True)
     if debug:
@@ -59,11 +90,32 @@ def _fail(err: BaseException, debug: bool, as_json: bool = False) -> int:
 
 OUTPUT_FAILED = 1     # the output could not be written (a full disk, a closed standard output)
 INTERRUPTED = 130     # stopped by Ctrl-C (128 + SIGINT)
+READER_GONE = 141     # the reader stopped reading (128 + SIGPIPE), where the signal itself cannot end us
 
 
 def _is_output_error(e: OSError) -> bool:
     import errno
     return e.errno in (errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, getattr(errno, "EDQUOT", -1))
+
+
+def _reader_gone() -> None:
+    """The reader of the output stopped reading (`adjudicator remedies | head`, `| head -c0`): normal
+    in a pipe. End quietly as git, cat or grep end there, killed by SIGPIPE (the shell's status 141,
+    128 + 13, which `set -o pipefail` reads as it reads theirs); nothing is said, as nobody reads it.
+    In a test's own process (CliRunner), the same status as an exit."""
+    import os
+    import signal
+    try:
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        pass
+    from adjudicator.core import allocator
+    if not allocator.leaves_with_exit:
+        sys.exit(READER_GONE)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    os._exit(READER_GONE)
 
 
 def _output_failed(e: OSError | None, done: str | None = None) -> None:
@@ -84,10 +136,10 @@ def _run(debug: bool, fn, as_json: bool = False):
         code = fn()
     except SystemExit:
         raise
-    except BrokenPipeError as e:
-        # the reader went away before the output was written (`adjudicator law whist 24 | head -c0`):
-        # the output is not complete, and a script reading the exit code must know it
-        _output_failed(e)
+    except BrokenPipeError:
+        # the reader went away before the output was written (`adjudicator remedies | head`): it
+        # wanted no more, as `git log | head`'s reader
+        _reader_gone()
     except OSError as e:
         if not _is_output_error(e):
             code = _fail(e, debug, as_json)
@@ -102,16 +154,90 @@ def _run(debug: bool, fn, as_json: bool = False):
     sys.exit(code or 0)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _summary(help_text: str | None) -> str:
+    """A command's one-line summary: the first paragraph of its help, whole."""
+    import inspect
+    return " ".join(inspect.cleandoc(help_text or "").split("\n\n")[0].split())
+
+
+class Command(click.Command):
+    """A command whose summary in `adjudicator --help` is the first paragraph of its help, whole:
+    click cut it at 45 characters, or at its first full stop, that of an `e.g.` ("Print law NUMBER
+    of CODE (e.g."). Each first paragraph is one short sentence."""
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return _summary(self.short_help or self.help)
+
+
+class Group(click.Group):
+    command_class = Command
+    group_class = type          # (quiz, a group under the group: this class too)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return _summary(self.short_help or self.help)
+
+
+class Words(click.ParamType):
+    """An argument given as text, which says what it could be when it is missing (click said a bare
+    "Missing argument 'FILES...'") and completes as the shell should: `could_be` the words said,
+    `candidates` (ctx, incomplete) the values named then (and `after` them), `complete` (ctx,
+    incomplete) the values TAB offers (default: the candidates), `files` a file's name."""
+
+    name = "text"
+
+    def __init__(self, could_be: str, candidates=None, files: bool = False, after: str = "", complete=None):
+        self.could_be, self.candidates, self.files, self.after = could_be, candidates, files, after
+        self.complete = complete or candidates
+
+    def convert(self, value, param, ctx):
+        return value
+
+    def get_missing_message(self, param, ctx) -> str:
+        from adjudicator.core.render import wrap
+        said = self.could_be
+        words = []
+        if self.candidates is not None:
+            try:
+                words = self.candidates(ctx, "")
+            except Exception:       # noqa: BLE001 - a list that cannot be had is only not said
+                words = []
+        if not words:
+            return said + "."
+        return said + ":\n" + "\n".join(wrap(", ".join(words) + "." + (f" {self.after}" if self.after else ""),
+                                              _width() - 2, "  ", "  "))
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+        if self.files:
+            return [CompletionItem(incomplete, type="file")]
+        if self.complete is None:
+            return []
+        return [CompletionItem(w) for w in self.complete(ctx, incomplete)]
+
+
+EXAMPLES = """\b
+Examples:
+  adjudicator adjudicate incident.yaml   rule on what happened at the table
+  adjudicator law whist 24               read law 24 of whist's code
+  adjudicator quiz --code piquet -n 5    five questions on piquet's laws
+
+`adjudicator events` lists what an incident may say, `adjudicator law whist` the laws of a code;
+`adjudicator COMMAND -h` says more of each command."""
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXAMPLES)
 @click.version_option(package_name="adjudicator", prog_name="adjudicator",
                       message="%(prog)s %(version)s")   # the version of the installed package's metadata
 @click.option("--debug", is_flag=True, help="Show tracebacks and solver messages on failure.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def main(ctx, debug):
     """Settle disputes at the card table under the classic codes of law.
 
     Describe what happened in a YAML incident (docs/incident-format.md) and run
-    `adjudicator adjudicate FILE`.
+    `adjudicator adjudicate FILE`: the remedies the law gives, who may exact each one, who may
+    not and why, each with its law.
     """
     ctx.obj = {"debug": debug}
 
@@ -130,18 +256,66 @@ def _long_run(files: int) -> None:
 
 def _starting(words, incomplete: str) -> list[str]:
     """The words that begin with what was typed, in any case, as the commands read a code, a game or
-    an event name in any case (`law WHIST 24`, `events LEAD`)."""
+    an event name in any case (`law WHIST 24`, `events LEAD`); each once, in order (loo and
+    french-boston are each a game and its code: they were offered twice)."""
     typed = incomplete.lower()
-    return [w for w in words if w.lower().startswith(typed)]
+    return list(dict.fromkeys(w for w in words if w.lower().startswith(typed)))
+
+
+def _code_words(encoded_only: bool = False) -> list[str]:
+    """The codes, then the games' names (rules/codes.yaml only: no clingo, no YAML incident);
+    `encoded_only`: those with rules, which alone have cases and questions."""
+    from adjudicator.core import registry
+    codes = [c for g in registry.games() for c in registry.codes_of(g)
+             if not encoded_only or registry.encoded(c)]
+    games = [g for g in registry.games() if not encoded_only or registry.encoded(registry.default_code(g))]
+    return codes + games
 
 
 def _complete_codes(ctx, param, incomplete):
-    """TAB completion of a code or a game's name (rules/codes.yaml only: no clingo, no YAML incident);
-    in a comma-separated list (`compare --codes american-1893,eng`), of its last item."""
-    from adjudicator.core import registry
-    words = [c for g in registry.games() for c in registry.codes_of(g)] + registry.games()
+    """TAB completion of a code or a game's name; in a comma-separated list (`compare --codes
+    american-1893,eng`), of its last item."""
     before, comma, last = incomplete.rpartition(",")
-    return [before + comma + w for w in _starting(words, last)]
+    return [before + comma + w for w in _starting(_code_words(), last)]
+
+
+def _complete_quiz_codes(ctx, param, incomplete):
+    """`quiz --code`: the codes with questions (encoded as rules) and their games."""
+    return _starting(_code_words(encoded_only=True), incomplete)
+
+
+def _law_ids(code: str | None, incomplete: str) -> list[str]:
+    """The ids of a code's laws beginning with what was typed; past a law's id and its dot
+    (`17.`, `24.b`), its clauses and the exceptions inserted in it."""
+    if not code:
+        return []
+    from adjudicator import api
+    try:
+        listed = api.law_ids(code)      # (kept in the cache folder: no YAML read at a press)
+    except AdjudicatorError:            # (an unknown code: nothing to offer)
+        return []
+    head = incomplete.rpartition(".")[0].lower()
+    inside = [i for law, within in listed.items() if law.lower() == head for i in within]
+    return _starting(list(listed) + inside, incomplete)
+
+
+def _complete_law_number(ctx, param, incomplete):
+    """`law CODE <TAB>`: the laws of the code given."""
+    return _law_ids(ctx.params.get("code_or_game"), incomplete)
+
+
+def _complete_quiz_law(ctx, param, incomplete):
+    """`quiz --code C --law <TAB>`: the laws of that code (--law needs --code)."""
+    return _law_ids(ctx.params.get("code"), incomplete)
+
+
+def _complete_topics(ctx, param, incomplete):
+    """A topic's name (`topic <TAB>`, `quiz --topic <TAB>`); `topic` takes its name as words, so a
+    second word completes nothing."""
+    from adjudicator import api
+    if param.name == "name" and ctx.params.get("name"):
+        return []
+    return _starting(api.topic_names(), incomplete)
 
 
 def _complete_games(ctx, param, incomplete):
@@ -184,15 +358,33 @@ JOBS = click.option("--jobs", "-j", default=1, show_default=True, type=Whole(0, 
                     help="Worker processes for many files (0: one per core); output stays in input order.")
 
 
+INCIDENT_FILE = Words("Give an incident: a YAML file saying what happened (docs/incident-format.md; "
+                      "`adjudicator events` lists what it may say), or '-' to read it from standard input",
+                      files=True)
+
+
 @main.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True, type=INCIDENT_FILE)
 @click.option("--json", "as_json", is_flag=True, help="Print the rulings as JSON.")
 @click.option("--show-facts", is_flag=True, help="Also print the facts the rules saw.")
 @click.option("--no-story", is_flag=True, help="Leave out the account of what happened, told in words.")
 @JOBS
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
-    """Rule on the incidents in FILES ('-' reads standard input)."""
+    """Rule on the incidents in FILES ('-' reads standard input).
+
+    Each ruling gives the remedies the law allows, who may exact each one, who may not and why,
+    and the laws it turns on; an account with facts `unknown` gets a ruling for each way they
+    may be.
+
+    \b
+    Examples:
+      adjudicator adjudicate incident.yaml
+      adjudicator adjudicate --json cases/piquet/*.yaml | jq .rulings
+      cat incident.yaml | adjudicator adjudicate -
+    """
     def go():
         if files.count("-") > 1:     # standard input is read once: a second '-' would rule on the same text again
             from adjudicator.errors import UsageError
@@ -203,19 +395,29 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
         from adjudicator import api
         stdin_text = api.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
-        for got in api.adjudicate_files(files, stdin=stdin_text, story=not no_story, facts=show_facts, jobs=jobs):
-            if isinstance(got, AdjudicatorError):
-                err = str(got) + "\n"
-                if ctx.obj["debug"] and getattr(got, "details", None):
-                    err += f"details: {got.details}\n"
-                click.echo(err, err=True, nl=False)
-                if as_json:
-                    click.echo(_json_line(error_json(got)))
-                worst = max(worst, got.exit_code)
-            elif as_json:
-                click.echo(_json_line(got.as_dict()))
-            else:
-                click.echo(got.text(), nl=False)
+
+        def rulings():
+            nonlocal worst
+            for got in api.adjudicate_files(files, stdin=stdin_text, story=not no_story, facts=show_facts,
+                                            jobs=jobs):
+                if isinstance(got, AdjudicatorError):
+                    err = str(got) + "\n"
+                    if ctx.obj["debug"] and getattr(got, "details", None):
+                        err += f"details: {got.details}\n"
+                    ui.echo_err(err, where=_where(got), nl=False)
+                    if as_json:
+                        click.echo(_json_line(_error_json(got)))
+                    worst = max(worst, got.exit_code)
+                elif as_json:
+                    click.echo(_json_line(got.as_dict()))
+                else:
+                    yield got.text(), got
+
+        if as_json:
+            for _ in rulings():
+                pass
+        else:           # (styled by the ruling's own data: its code's title, its verdict)
+            ui.echo_pieces(rulings(), paint=lambda text, got: ui.paint_ruling(text, got.as_dict()))
         return worst
     _run(ctx.obj["debug"], go, as_json)
 
@@ -238,11 +440,19 @@ def _json_line(data) -> str:
               "or incident-answered.yaml when starting from a game).")
 @click.option("--json", "as_json", is_flag=True, help="Print the questions asked, the answers, the file saved and "
               "the ruling as one line of JSON (the interview itself goes to standard error).")
+@ui.color_option
 @click.pass_context
 def ask(ctx, args, game, answers, save, as_json):
-    """Interview about the incident in FILE, or about what happened at GAME told in a few WORDS (e.g.
-    `ask --game piquet the younger hand looked at the cards he left`), asking only what the ruling
-    turns on; save the incident built and print the ruling on it."""
+    """Interview on an incident, asking only what the ruling turns on.
+
+    Interview about the incident in FILE, or about what happened at GAME told in a few WORDS;
+    save the incident built and print the ruling on it.
+
+    \b
+    Examples:
+      adjudicator ask incident.yaml
+      adjudicator ask --game piquet the younger hand looked at the cards he left
+    """
     def go():
         import sys
         from adjudicator.interview import ask as interview
@@ -305,8 +515,9 @@ def ask(ctx, args, game, answers, save, as_json):
             if as_json:
                 click.echo(_json_line(done))
         except OSError as e:
-            # (`ask --json > /dev/full` saved the incident and then said "nothing is complete")
-            if saved and (isinstance(e, BrokenPipeError) or _is_output_error(e)):
+            # (`ask --json > /dev/full` saved the incident and then said "nothing is complete"; a
+            # reader gone, `| head`, ends it quietly, the incident saved)
+            if saved and not isinstance(e, BrokenPipeError) and _is_output_error(e):
                 _output_failed(e, f"the incident was saved to {reading.path_quoted(saved[-1])} "
                                   "(`adjudicator adjudicate` rules on it again), nothing else is complete")
             raise
@@ -315,13 +526,23 @@ def ask(ctx, args, game, answers, save, as_json):
 
 
 @main.command()
-@click.argument("file")
+@click.argument("file", type=INCIDENT_FILE)
 @click.option("--codes", "codes", default=None, shell_complete=_complete_codes,
               help="Comma-separated codes to compare (default: every encoded code of the incident's game).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def compare(ctx, file, codes, as_json):
-    """Rule on the incident in FILE under several codes, side by side, marking where they differ."""
+    """Rule on one incident under several codes, side by side.
+
+    Each remedy of the incident in FILE is marked `same` or `DIFFERS` (the remedy, who may exact
+    it, its status, its choice), with each code's laws.
+
+    \b
+    Example:
+      adjudicator compare incident.yaml --codes american-1893,english-1864
+    """
     def go():
         import json
         from adjudicator import api
@@ -332,19 +553,28 @@ def compare(ctx, file, codes, as_json):
         if as_json:
             click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:
-            click.echo(found.text())
+            ui.echo(found.text(), paint=ui.paint_compare, nl=True)
         return 2 if found.errors else 0      # a code that gave no ruling: its refusal is bad input
     _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
-@click.argument("paths", nargs=-1)
+@click.argument("paths", nargs=-1, type=Words("", files=True))
 @click.option("--quiet", "-q", is_flag=True, help="Print only failures and the summary.")
 @click.option("--json", "as_json", is_flag=True, help="Print each case's outcome and the totals as JSON.")
 @JOBS
+@ui.color_option
 @click.pass_context
 def check(ctx, paths, quiet, as_json, jobs):
-    """Run case files (default: cases/) and report pass or fail."""
+    """Run case files (default: cases/) and report pass or fail.
+
+    A case file is an incident with the ruling it must get (`expected`); a failure prints what
+    differs.
+
+    \b
+    Example:
+      adjudicator check -q cases/piquet
+    """
     import os
     if not paths and not os.path.isdir("cases"):
         raise click.UsageError("no cases/ folder here (the case files come with a checkout of the "
@@ -369,15 +599,21 @@ def check(ctx, paths, quiet, as_json, jobs):
             failed += not row["ok"]
             rows.append(row)
             if text and not as_json:
-                click.echo(text)
+                ui.echo(text, paint=ui.paint_check, page=False, nl=True)
         if as_json:
             import json
             click.echo(json.dumps({"passed": len(files) - failed, "failed": failed, "cases": rows},
                                   indent=2, ensure_ascii=False))
         else:
-            click.echo(f"{len(files) - failed} passed, {failed} failed, {len(files)} cases")
+            ui.echo(f"{len(files) - failed} passed, {failed} failed, {_count(len(files), 'case')}",
+                    paint=ui.paint_check, page=False, nl=True)
         return 1 if failed else 0
     _run(ctx.obj["debug"], go, as_json)
+
+
+def _count(n: int, word: str) -> str:
+    """A number and its noun, singular for one ("1 case", not "1 cases")."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _case_said(res, quiet: bool) -> tuple[str, dict]:
@@ -390,46 +626,109 @@ def _case_said(res, quiet: bool) -> tuple[str, dict]:
     return f"FAIL {safe(res.file)}: {safe(res.name)}\n{res.diff}", row
 
 
+def _games(ctx, incomplete):
+    from adjudicator.core import registry
+    return _starting(registry.games(), incomplete)
+
+
+CODE = Words("A code, or a game's name for its default code", _games, after="(`adjudicator codes` lists the codes.)",
+             complete=lambda ctx, typed: _starting(_code_words(), typed))
+
+
 @main.command()
-@click.argument("code_or_game", metavar="CODE", shell_complete=_complete_codes)
-@click.argument("number")
-@click.option("--json", "as_json", is_flag=True)
+@click.argument("code_or_game", metavar="CODE", type=CODE)
+@click.argument("number", required=False, shell_complete=_complete_law_number)
+@click.option("--json", "as_json", is_flag=True, help="Print the law (or the code's laws) as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def law(ctx, code_or_game, number, as_json):
-    """Print law NUMBER of CODE (e.g. `adjudicator law american-1893 24`, 17.II, 24.boston).
+    """Print a law of a code; without NUMBER, list the code's laws.
 
-    A game's name stands for its default code: `adjudicator law piquet 54`, `law whist 24`.
+    NUMBER is a law's id (24), a clause (17.II) or an exception for another game (24.boston). A
+    game's name stands for its default code: `law piquet 54`, `law whist 24`.
 
     With its exceptions for other games, the laws it refers to and that refer to it, its topics,
     and, for a code encoded as rules, the rule files citing it and the cases exercising it.
 
     An id the code has not exits 2, saying what it has: a section's laws (`law whist etiquette`:
     etiquette.1 to etiquette.9), or for a number out of range how the code's laws are numbered.
+
+    \b
+    Examples:
+      adjudicator law american-1893 24
+      adjudicator law whist 17.II
+      adjudicator law loo              (loo's laws, each with its summary)
     """
     def go():
         import json
         from adjudicator import api
+        if number is None:      # `law loo`: what NUMBER could be, the code's laws
+            listed = api.laws(code_or_game)
+            if as_json:
+                click.echo(json.dumps(listed, indent=2, ensure_ascii=False))
+            else:
+                ui.echo(_laws_text(listed, code_or_game), paint=ui.paint_laws)
+            return 0
         found = api.law(code_or_game, number)
         if as_json:
             click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:
-            click.echo(found.text(), nl=False)
+            ui.echo(found.text(), paint=ui.paint_law)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
 
+def _laws_text(listed: dict, asked: str) -> str:
+    """A code's laws (`adjudicator law CODE`), section by section, each id beside our summary,
+    wrapped to the terminal."""
+    from adjudicator.core.render import wrap
+    width = _width()
+    n = len(listed["laws"])
+    lines = wrap(f"{listed['code']} -- {listed['title']}: {_count(n, 'law')}", width, "", "  ")
+    if listed.get("asked_code"):
+        lines += wrap(f"{listed['asked_code']} reads this book: its exceptions are inserted in these laws.",
+                      width, "", "  ")
+    if listed.get("base_code"):
+        lines += wrap(f"Beside these, its rulings cite the laws of {listed['base_code']} "
+                      f"(`adjudicator law {listed['base_code']}`).", width, "", "  ")
+    col = min(max((len(x["id"]) for x in listed["laws"]), default=0), 12)
+    section = None
+    for x in listed["laws"]:
+        if x["section"] != section or section is None:
+            section = x["section"]
+            lines += [""] + (wrap(section, width, "", "  ") if section else [])
+        pad = "  " + " " * (col + 2)
+        if len(x["id"]) > col:
+            lines.append(f"  {x['id']}")
+            lines += wrap(x["summary"], width, pad, pad)
+        else:
+            lines += wrap(x["summary"], width, f"  {x['id']:<{col}}  ", pad)
+    lines += ["", f"`adjudicator law {safe(asked, 40)} NUMBER` prints one in full."]
+    return "\n".join(lines) + "\n"
+
+
 @main.command()
-@click.argument("words", nargs=-1, required=True)
+@click.argument("words", nargs=-1, required=True,
+                type=Words("Give a few plain words, e.g. `adjudicator search card dropped on the floor`"))
 @click.option("--code", "code_given", shell_complete=_complete_codes, help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
               "stands for its default code).")
 @click.option("--limit", default=10, show_default=True, type=Whole(1, 500), help="How many laws to show.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def search(ctx, words, code_given, limit, as_json):
-    """Find the laws of every code on WORDS, best first, with the words found in context.
+    """Find the laws of every code on a few plain words, best first.
 
-    Plain words do: `adjudicator search card dropped on the floor`. Inflections and old
-    spellings match (revoking / revoke, honors / honours, jack / knave).
+    Each law found is shown with the words found in context (highlighted on a terminal, marked
+    *so* elsewhere). Inflections and old spellings match (revoking / revoke, honors / honours,
+    jack / knave).
+
+    \b
+    Examples:
+      adjudicator search card dropped on the floor
+      adjudicator search carte blanche --code piquet
     """
     def go():
         import json
@@ -438,38 +737,47 @@ def search(ctx, words, code_given, limit, as_json):
         if as_json:
             click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:
-            click.echo(found.text(), nl=False)
+            ui.echo(found.text(), paint=ui.paint_search)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
-@click.argument("name", nargs=-1)
+@click.argument("name", nargs=-1, shell_complete=_complete_topics)
 @click.option("--code", "codes_given", multiple=True, shell_complete=_complete_codes,
               help="Show only this code's laws (repeat for several; a game's name stands for its default code).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the topic (or the list) as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def topic(ctx, name, codes_given, as_json):
-    """List the laws of every code on topic NAME side by side (no NAME: list the topics).
+    """List every code's laws on one topic; without NAME, the topics.
 
-    E.g. `adjudicator topic revoke`, `adjudicator topic lead out of turn --code piquet`.
+    \b
+    Examples:
+      adjudicator topic revoke
+      adjudicator topic lead out of turn --code piquet
     """
     def go():
         import json
         from adjudicator import api
         # (`topic --code piquet` lists piquet's topics alone, not whist's and loo's too)
         found = api.topic(" ".join(name), codes=codes_given) if name else api.topics(codes=codes_given)
-        click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False) if as_json else found.text(),
-                   nl=as_json)
+        if as_json:
+            click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
+        else:
+            ui.echo(found.text(), paint=ui.paint_topic if name else ui.paint_topics)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def codes(ctx, as_json):
-    """List the games and codes of law known, with each game's default code."""
+    """List the games and codes of law, with each game's default."""
     def go():
         import json
         from adjudicator import api
@@ -479,18 +787,20 @@ def codes(ctx, as_json):
         else:
             wg = max(len(r["game"]) for r in rows) + 1
             wc = max(len(r["code"]) for r in rows) + 1
-            for r in rows:
-                mark = " (default)" if r["default"] else ""
-                click.echo(_row(f"{r['game']:<{wg}} {r['code']:<{wc}} ", f"{r['title']}{mark}"))
+            text = "".join(_row(f"{r['game']:<{wg}} {r['code']:<{wc}} ",
+                                r["title"] + (" (default)" if r["default"] else "")) + "\n" for r in rows)
+            ui.echo(text, paint=ui.paint_first_column)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
 
 @main.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def remedies(ctx, as_json):
-    """List the remedy ids a ruling can name (and a `demand` event can ask for)."""
+    """List the remedy ids a ruling names and a `demand` asks for."""
     def go():
         import json
         from adjudicator import api
@@ -498,8 +808,7 @@ def remedies(ctx, as_json):
         if as_json:
             click.echo(json.dumps(rem, indent=2))
         else:
-            for k, v in rem.items():
-                click.echo(_row(f"{k:<32} ", v))
+            ui.echo("".join(_row(f"{k:<32} ", v) + "\n" for k, v in rem.items()), paint=ui.paint_first_column)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -507,11 +816,20 @@ def remedies(ctx, as_json):
 @main.command()
 @click.argument("name", required=False, shell_complete=_complete_events)
 @click.option("--markdown", is_flag=True, help="Print the reference as docs/incident-format.md holds it.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the list (or the event) as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def events(ctx, name, markdown, as_json):
-    """List the incident format's top-level keys and events, with their fields; with NAME, explain
-    that event (or top-level key): what it records, each field, an example and the laws reading it."""
+    """List the incident format's keys and events, or explain one.
+
+    An event (or top-level key) explained: what it records, each field, an example and the laws
+    of every code whose rules read it.
+
+    \b
+    Example:
+      adjudicator events lead
+    """
     def go():
         import json
         from adjudicator import api
@@ -526,23 +844,23 @@ def events(ctx, name, markdown, as_json):
                              hint="adjudicator events --markdown (the reference), or adjudicator events [NAME] [--json]")
         if name is not None:        # (an empty NAME is no name: refused, not read as none given)
             found = api.event(name)
-            click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False) if as_json
-                       else _wrap_lines(found.text()))
+            if as_json:
+                click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
+            else:
+                ui.echo(_wrap_lines(found.text()), paint=ui.paint_event, nl=True)
             return 0
         if as_json:
             click.echo(json.dumps(api.events(), indent=2, ensure_ascii=False))
             return 0
         if markdown:
-            click.echo(api.format_reference(), nl=False)
+            ui.echo(api.format_reference())         # (Markdown, to save: never styled; paged at a terminal)
             return 0
-        for f in schema.TOP:
-            click.echo(_row(f"{f.name:<14} ", f.doc))
-        click.echo("")
+        rows = [_row(f"{f.name:<14} ", f.doc) for f in schema.TOP] + [""]
         for ev in schema.EVENTS.values():
             fields = ", ".join(f.name + ("*" if f.required else "") for f in ev.fields)
-            click.echo(_row(f"{ev.name:<20} ", fields))
-        click.echo("\n" + _wrap_lines("(* required)  `adjudicator events NAME` explains one; "
-                                      "docs/incident-format.md all."))
+            rows.append(_row(f"{ev.name:<20} ", fields))
+        rows += ["", _wrap_lines("(* required)  `adjudicator events NAME` explains one; docs/incident-format.md all.")]
+        ui.echo("\n".join(rows), paint=ui.paint_first_column, nl=True)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -589,9 +907,12 @@ def _quiz_json(seed, questions, message=None) -> str:
 @click.option("-n", "count", default=10, show_default=True, type=Whole(1, 1000),
               help="How many questions.")
 @click.option("--seed", type=Whole(), default=None, help="Draw the same questions again (a quiz is reproducible).")
-@click.option("--code", default=None, shell_complete=_complete_codes, help="Only this code's cases (`adjudicator codes`).")
-@click.option("--topic", default=None, help="Only this topic (`adjudicator topic` lists them).")
-@click.option("--law", default=None, help="Only questions on this law (with --code).")
+@click.option("--code", default=None, shell_complete=_complete_quiz_codes,
+              help="Only this code's cases (`adjudicator codes`).")
+@click.option("--topic", default=None, shell_complete=_complete_topics,
+              help="Only this topic (`adjudicator topic` lists them).")
+@click.option("--law", default=None, shell_complete=_complete_quiz_law,
+              help="Only questions on this law (with --code).")
 @click.option("--kind", default=None, shell_complete=_complete_kinds,
               help="Only this kind: remedy, who, who-not, law, status, compare.")
 @click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")
@@ -600,12 +921,21 @@ def _quiz_json(seed, questions, message=None) -> str:
               help="Write a printable sheet of N questions (Markdown and HTML) with the answer key.")
 @click.option("--out", default="quiz-sheet", show_default=True, help="With --sheet: the files' name, without .md/.html.")
 @click.option("--json", "as_json", is_flag=True, help="Print the questions with their answers as JSON.")
+@ui.color_option
 @click.pass_context
 def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as_json):
-    """Law-study quiz: questions from the cases, graded by the engine's own ruling.
+    """Drill on the laws with questions graded by the engine.
+
+    The questions are drawn from the cases, and graded by the engine's own ruling.
 
     Answers are read from the terminal (or standard input), one line each; q stops.
     Progress is kept in the user's data folder (or $ADJUDICATOR_DATA_DIR).
+
+    \b
+    Examples:
+      adjudicator quiz --code piquet -n 5
+      adjudicator quiz --topic revoke --kind who
+      adjudicator quiz --review
     """
     if ctx.invoked_subcommand:
         return
@@ -677,7 +1007,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
                 click.echo("")
             return line
 
-        done = qz.run(questions, store, read, click.echo)
+        done = qz.run(questions, store, read, lambda text: ui.echo(text, paint=ui.paint_quiz, page=False, nl=True))
         if done["unreadable"]:
             from adjudicator.errors import InputError
             raise InputError(f"the quiz stops: {done['unreadable']}", file="adjudicator quiz",
@@ -688,7 +1018,9 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
 
 
 @quiz.command("stats")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the progress as JSON.")
+@ui.color_option
+@ui.pager_option
 @click.pass_context
 def quiz_stats(ctx, as_json):
     """Progress so far, by code and by topic."""
@@ -702,13 +1034,14 @@ def quiz_stats(ctx, as_json):
         if as_json:
             click.echo(json.dumps(st, indent=2))
             return 0
-        click.echo(f"{st['right']} of {st['answers']} answers right; {st['questions_seen']} question{'' if st['questions_seen'] == 1 else 's'} seen, "
-                   f"{st['to_review']} to review.  ({safe(store.path)})")
+        lines = [f"{st['right']} of {st['answers']} answers right; {_count(st['questions_seen'], 'question')} "
+                 f"seen, {st['to_review']} to review.  ({safe(store.path)})"]
         for title, rows in (("By code:", st["by_code"]), ("By topic:", st["by_topic"])):
             if rows:
-                click.echo(f"\n{title}")
+                lines += ["", title]
                 for k, v in rows.items():
-                    click.echo(f"  {safe(k, 36):<36} {v['right']:>4} of {v['answered']:<4} right")
+                    lines.append(f"  {safe(k, 36):<36} {v['right']:>4} of {v['answered']:<4} right")
+        ui.echo("\n".join(lines), paint=ui.paint_stats, nl=True)
         return 0
     _run(ctx.obj["debug"], go, as_json)
 
@@ -716,11 +1049,15 @@ def quiz_stats(ctx, as_json):
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: every address, to serve a club's room).")
-@click.option("--port", default=8000, show_default=True, type=Whole(1, 65535))
+@click.option("--port", default=8000, show_default=True, type=Whole(1, 65535), help="The port to listen on.")
+@ui.color_option
 @click.pass_context
 def serve(ctx, host, port):
-    """Serve the referee's web page (rulings, the interview, laws, search, compare, quiz) and
-    its JSON API under /api/; see docs/web.md."""
+    """Serve the referee's web page and its JSON API.
+
+    The page gives rulings, the interview, laws, search, compare and the quiz; its JSON API
+    under /api/ answers as the commands' --json. See docs/web.md.
+    """
     def go():
         from adjudicator import web
         from adjudicator.errors import InputError
@@ -759,12 +1096,27 @@ def _usage_json(e: click.exceptions.ClickException) -> None:
     import json
     out = {"message": said(e.format_message(), 400), "exit_code": e.exit_code}
     ctx = getattr(e, "ctx", None)
-    if ctx is not None:
-        out["file"] = said(ctx.command_path, 80)
+    if ctx is not None:             # (the command, not a file: `command`, as every usage error's)
+        out["command"] = said(ctx.command_path, 80)
     try:
         click.echo(json.dumps({"error": out}, ensure_ascii=False, separators=(",", ":")))
-    except OSError as e:    # (a full disk, a reader gone: said, exit 1, as for every other output)
+    except BrokenPipeError:
+        _reader_gone()
+    except OSError as e:    # (a full disk: said, exit 1, as for every other output)
         _output_failed(e)
+
+
+def _show_usage_error(e: click.exceptions.ClickException) -> None:
+    """A usage error click finds, as click shows it (the usage, where to find help, "Error: ..."),
+    its "Error:" styled when standard error takes colour."""
+    ctx = getattr(e, "ctx", None)
+    if ctx is not None:
+        hint = ""
+        if ctx.command.get_help_option(ctx) is not None:
+            hint = f"Try '{ctx.command_path} {ctx.help_option_names[0]}' for help.\n"
+        click.echo(f"{ctx.get_usage()}\n{hint}", err=True)
+    on = ui.colour(err=True)
+    click.echo((ui.style("Error:", "error") if on else "Error:") + " " + e.format_message(), err=True, color=on)
 
 
 def _null_for_closed_streams() -> None:
@@ -808,7 +1160,10 @@ def entry():
         rc = e.exit_code
     except click.exceptions.ClickException as e:
         e.message = said(str(e.message), 400)
-        e.show()
+        if isinstance(e, click.exceptions.UsageError):
+            _show_usage_error(e)
+        else:
+            e.show()
         rc = e.exit_code
         if "--json" in sys.argv[1:sys.argv.index("--") if "--" in sys.argv else None]:
             _usage_json(e)
@@ -822,18 +1177,21 @@ def entry():
             click.echo(json.dumps({"error": {"message": "stopped (Ctrl-C)", "exit_code": INTERRUPTED}},
                                   separators=(",", ":")))
     except OSError as e:            # writing --version or --help (click's own echo) failed
-        if isinstance(e, BrokenPipeError) or _is_output_error(e):
+        if isinstance(e, BrokenPipeError):
+            _reader_gone()
+        if _is_output_error(e):
             _output_failed(e)
         raise
     if type(sys.stdout).__name__ == "_PacifyFlushWrapper":
         # click met a closed pipe writing its own output (--version, --help) and only left quietly
-        import errno
-        _output_failed(BrokenPipeError(errno.EPIPE, "Broken pipe"))
+        _reader_gone()
     if not isinstance(rc, int):
         rc = 0 if rc is None else 1
     try:
         sys.stdout.flush()
-    except OSError as e:            # (a full disk, or a reader gone: BrokenPipeError)
+    except BrokenPipeError:         # (the reader stopped reading: as above)
+        _reader_gone()
+    except OSError as e:            # (a full disk)
         _output_failed(e)
     try:
         if sys.stderr is not None:      # (None: started with standard error closed, `2>&-`; a ruling

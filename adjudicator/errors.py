@@ -48,15 +48,23 @@ class AdjudicatorError(Exception):
         return (_rebuilt, (type(self), self.args, dict(self.__dict__)))
 
 
-def error_json(err: BaseException) -> dict:
+def error_json(err: BaseException, files=()) -> dict:
     """An error as every `--json` and the web API give it: {"error": {message, exit_code, and file,
-    line, column, hint, problems when known}}; a fault that is not ours, by its kind alone."""
+    line, column, hint, problems when known}}; a fault that is not ours, by its kind alone. `file`
+    names a file: an error said at the command line itself (a usage error, or one said at the
+    command or an option of it, `adjudicator law`, `adjudicator search --code`) names it under
+    `command` instead ("file": "adjudicator law" named no file). `files`: the names the command was
+    given, files whatever they are called (an incident named `adjudicator`)."""
     if not isinstance(err, AdjudicatorError):
         return {"error": {"message": f"internal error ({type(err).__name__})", "exit_code": 1}}
     out = {"message": getattr(err, "message", str(err)), "exit_code": err.exit_code}
     for key in ("file", "line", "column", "hint", "problems"):
         if getattr(err, key, None) is not None:
             out[key] = getattr(err, key)
+    named = out.get("file")
+    if isinstance(named, str) and (isinstance(err, UsageError) or (
+            (named == "adjudicator" or named.startswith("adjudicator ")) and named not in files)):
+        out = {("command" if k == "file" else k): v for k, v in out.items()}
     return {"error": out}
 
 

@@ -7,7 +7,7 @@ every import, at the top of a module or inside a function, is an arrow.
     interview   the interview, the opening, the step-by-step builder
     api         the one way in (adjudicator/api.py, re-exported by the package's top)
     study, interview   the quiz and the interview, over the API (and the core's machinery they own)
-    faces       the command (cli.py) and the web page (web/)
+    faces       the command (cli.py, and cli_style.py: its colour and pager) and the web page (web/)
 
 No circle anywhere; the core imports nothing but the core; a face rules on an incident only through
 the API (never the engine, the ruling, the incident's reader); the web page never imports the
@@ -65,7 +65,8 @@ GRAPH = {m: _imports(m) for m in MODULES}
 
 
 def _part(module: str) -> str:
-    if module in ("adjudicator.cli", "adjudicator.__main__") or module.startswith("adjudicator.web"):
+    if module in ("adjudicator.cli", "adjudicator.cli_style", "adjudicator.__main__") \
+            or module.startswith("adjudicator.web"):
         return "face"
     if module == "adjudicator":
         return "top"
@@ -149,7 +150,7 @@ def test_a_face_rules_only_through_the_api(module):
 
 def test_the_web_page_never_imports_the_command():
     web = [m for m in MODULES if m.startswith("adjudicator.web")]
-    assert not [m for m in web if "adjudicator.cli" in GRAPH[m]]
+    assert not [m for m in web if {"adjudicator.cli", "adjudicator.cli_style"} & GRAPH[m]]
     # the command imports the web page only to serve it (`adjudicator serve`)
     assert GRAPH["adjudicator.cli"] & set(web) <= {"adjudicator.web"}
 

@@ -539,7 +539,7 @@ def test_ask_json_refusal_is_one_line_of_json(tmp_path):
     assert r.exit_code == 2
     assert r.stdout.count("\n") == 1
     err = json.loads(r.stdout)["error"]
-    assert err["exit_code"] == 2 and err["file"] == "adjudicator ask --answers"
+    assert err["exit_code"] == 2 and err["command"] == "adjudicator ask --answers"
     assert "cannot read the answers" in err["message"] and "no such file" in err["message"]
     r = CliRunner().invoke(main, ["ask", "--json", "--game", "whist", "lead"], input="y\n" * 50)
     assert r.exit_code == 2 and json.loads(r.stdout)["error"]["message"].startswith("the interview stops")
@@ -629,7 +629,7 @@ def test_save_to_dash_is_refused_before_any_question_and_writes_no_file(tmp_path
     message = "cannot save the incident to '-': that names standard output, not a file"
     if as_json:
         err = json.loads(r.stdout)["error"]
-        assert err["message"] == message and err["file"] == "adjudicator ask --save" and "./-" in err["hint"]
+        assert err["message"] == message and err["command"] == "adjudicator ask --save" and "./-" in err["hint"]
     else:
         assert r.stderr.startswith(f"adjudicator ask --save: {message}\n"), r.stderr
         assert "Did " not in r.stdout and "> " not in r.stdout        # no question asked
@@ -730,7 +730,7 @@ def test_the_incident_is_never_saved_over_itself(tmp_path, monkeypatch, spelt, a
     message = f"the incident would be saved over itself: '{given}' is both the incident FILE and where it is saved"
     if as_json:
         err = json.loads(r.stdout)["error"]
-        assert err["message"] == message and err["file"] == "adjudicator ask --save" and "--save" in err["hint"]
+        assert err["message"] == message and err["command"] == "adjudicator ask --save" and "--save" in err["hint"]
     else:
         assert r.stderr.startswith(f"adjudicator ask --save: {message}\n  hint: give --save another file"), r.stderr
         assert r.stdout == ""          # no question asked

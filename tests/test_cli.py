@@ -257,7 +257,7 @@ def test_check_does_not_follow_a_link_back_up_the_tree(tmp_path):
     (folder / "up").symlink_to(tmp_path, target_is_directory=True)
     (folder / "self").symlink_to(folder, target_is_directory=True)
     r = run("check", str(folder))
-    assert r.exit_code == 0 and "1 passed, 0 failed, 1 cases" in r.stdout, r.stdout
+    assert r.exit_code == 0 and "1 passed, 0 failed, 1 case\n" in r.stdout, r.stdout
 
 
 def test_the_installed_command_exits_with_the_right_codes(tmp_path):
@@ -444,7 +444,9 @@ def test_tables_wrap_to_the_terminal_and_every_command_answers_in_json(monkeypat
         assert r.exit_code == 0, (args, r.output)
         json.loads(r.stdout)
     r = run("law", "nope", "3", "--json")
-    assert r.exit_code == 2 and json.loads(r.stdout)["error"]["file"] == "adjudicator law"
+    # (an error of the command line names the command, not a file: "file": "adjudicator law" was a slip)
+    error = json.loads(r.stdout)["error"]
+    assert r.exit_code == 2 and error["command"] == "adjudicator law" and "file" not in error
 
 
 def test_a_player_named_by_a_number_is_found_by_the_name_as_written(tmp_path):
@@ -480,7 +482,7 @@ def test_an_empty_path_is_named_in_its_message():
     r = run("adjudicate", "--json", "")
     assert r.exit_code == 2 and r.stderr == ("adjudicator: an empty argument names no incident file\n"
                                              "  hint: give the incident file's path (or '-' to read standard input)\n")
-    assert json.loads(r.stdout)["error"]["file"] == "adjudicator"
+    assert json.loads(r.stdout)["error"]["command"] == "adjudicator"
 
 
 @pytest.mark.parametrize("args", [["-", "-"], ["--json", "-", CASE, "-"]])
