@@ -13,10 +13,11 @@ those alone.
 A file is named by a digest of everything it was made from: clingo's and Python's versions (it is
 in Python's `marshal` format), the code of the modules that make it (_MAKERS) and the name and text
 of every rule file of the code. So a changed rule file, another clingo or a changed way of reading
-the rules is another name, and a file never answers for rules it was not made from. The digest
-is cache.named's (CRC-32 and Adler-32 of those bytes, and their length: against an edit, not an
-adversary, who could as well write the folder; hashlib would add 6 ms to every call for its
-import alone). A file that cannot be read back whole is made again. (Two installs of different versions, say a
+the rules is another name, and a file never answers for rules it was not made from (the name is
+cache.named's: CRC-32 and Adler-32 of those bytes, and their length). What the file holds is
+checked against its own digest before any of it is used (cache.kept): a file that fails, or is
+not a regular file of the user's, is set aside, said in one line on standard error, and made
+again; the ruling is the one the rule files give. (Two installs of different versions, say a
 checkout and a release, replace each other's file for a code: each makes it again, once, when it is
 next used after the other.)
 """
