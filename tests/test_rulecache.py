@@ -427,3 +427,64 @@ def test_the_command_rules_past_a_damaged_cache_in_bounded_time(tmp_path, damage
         r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
         assert r.returncode == 0 and r.stdout == first.stdout and r.stderr == "", r.stderr
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules shipped in the package (issue 45, 4): made when a wheel is built (setup.py runs
+# rulecache.ship), found by a code's first ruling after an install, checked as the cache's are.
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def shipped(tmp_path_factory, monkeypatch):
+    """A package's kept/ folder as a wheel's build makes it (once for the module: it reads every
+    code's rules)."""
+    global _SHIPPED_ONCE
+    if _SHIPPED_ONCE is None:
+        folder = tmp_path_factory.mktemp("package") / "kept"
+        r = subprocess.run([sys.executable, "-m", "adjudicator.core.rulecache", str(folder)], capture_output=True,
+                           text=True, cwd=ROOT, timeout=600)
+        assert r.returncode == 0, r.stderr
+        _SHIPPED_ONCE = folder
+    monkeypatch.setattr(rulecache, "SHIPPED", str(_SHIPPED_ONCE))
+    return _SHIPPED_ONCE
+
+
+_SHIPPED_ONCE = None
+
+
+def test_the_wheel_ships_every_codes_rules(shipped):
+    names = os.listdir(shipped)
+    assert sorted(n.split("-")[0] for n in names).count("rules") == len(CODES)
+    assert all(cache.read_checked(str(shipped / n), shipped=True) is not None for n in names)
+
+
+def test_a_first_ruling_after_an_install_reads_the_shipped_rules(fresh, shipped, capsys):
+    """A new user's first call for a code (an empty cache folder) selects from the rules shipped:
+    no rule file parsed, nothing written for them in the cache folder, the ruling the whole
+    program's."""
+    inc = incident.load(SMALL)
+    whole = _triggered(SMALL, inc)
+    out, from_kept = _one_shot(inc)
+    assert from_kept and out == whole
+    assert not [n for n in (os.listdir(fresh) if fresh.exists() else []) if n.startswith("rules-")]
+    assert capsys.readouterr().err == ""
+
+
+def test_a_damaged_shipped_file_is_said_and_the_rules_are_kept_in_the_cache_folder(fresh, shipped, capsys,
+                                                                                   monkeypatch, tmp_path):
+    """A shipped file that fails its check is never moved (the package is not the user's to
+    change): said in one line, and the rules kept in the cache folder, which answers after."""
+    inc = incident.load(SMALL)
+    whole = _triggered(SMALL, inc)
+    package = tmp_path / "damaged-package"
+    shutil.copytree(shipped, package)
+    name = next(n for n in os.listdir(package) if n.startswith(f"rules-{inc.code}-"))
+    data = (package / name).read_bytes()
+    (package / name).write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    monkeypatch.setattr(rulecache, "SHIPPED", str(package))
+    capsys.readouterr()
+    out, _ = _one_shot(inc)
+    assert out == whole
+    _one_line_about(capsys.readouterr().err, name)
+    assert (package / name).exists() and [n for n in os.listdir(fresh) if n == name]
+    again, from_kept = _one_shot(inc)
+    assert again == whole and from_kept and capsys.readouterr().err == ""

@@ -57,11 +57,17 @@ def forget_older(path: str, prefix: str, suffix: str) -> None:
                 pass
 
 
+# marshal's format, written as version 4 whichever Python writes it: every Python from 3.4 on reads
+# it, so a file is the same for every Python (and one made when the package was built, shipped in
+# it, rulecache.py, answers for all).
+MARSHAL = 4
+
+
 def named(prefix: str, source: bytes, suffix: str = ".marshal") -> str:
     """The path of a kept file made from these bytes: its name is a digest of them (CRC-32 and
     Adler-32, and their length: a name, not the check of what the file holds, which is its own
-    digest, read_checked) and of Python's version (marshal's format is Python's)."""
-    data = f"{sys.version_info[:2]}\0".encode() + source
+    digest, read_checked) and of marshal's format."""
+    data = f"marshal {MARSHAL}\0".encode() + source
     return os.path.join(folder(), f"{prefix}{zlib.crc32(data):08x}{zlib.adler32(data):08x}{len(data):x}{suffix}")
 
 
@@ -95,9 +101,10 @@ def _kind(mode: int) -> str:
             else "not a regular file")
 
 
-def _read_whole(path: str) -> bytes | None:
+def _read_whole(path: str, shipped: bool = False) -> bytes | None:
     """The bytes of a kept file, or None when there is none; Damaged when it is not one to read:
-    a link, a FIFO, a device, a folder, another user's file, a file over MAX_BYTES."""
+    a link, a FIFO, a device, a folder, another user's file (not for a file `shipped` in the
+    package, which its installer owns), a file over MAX_BYTES."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -113,7 +120,7 @@ def _read_whole(path: str) -> bytes | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise Damaged(f"it is {_kind(st.st_mode)}, not a regular file")
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        if not shipped and hasattr(os, "getuid") and st.st_uid != os.getuid():
             raise Damaged(f"it belongs to another user (uid {st.st_uid})")
         if st.st_size > MAX_BYTES:
             raise Damaged(f"it is {st.st_size:,} bytes, over the {MAX_BYTES:,} a kept file may be")
@@ -145,16 +152,20 @@ def _unsealed(data: bytes) -> bytes:
     return payload.tobytes()
 
 
-def read_checked(path: str) -> bytes | None:
+def read_checked(path: str, shipped: bool = False) -> bytes | None:
     """What the kept file `path` holds, its digest checked; None when there is none, or when it
-    failed a check (then it is set aside and the command says so: set_aside)."""
+    failed a check (then it is set aside and the command says so: set_aside). A file `shipped` in
+    the package is never moved: only said, and what it would give made in the cache folder."""
     try:
-        data = _read_whole(path)
+        data = _read_whole(path, shipped)
         if data is None:
             return None
         return _unsealed(data)
     except Damaged as e:
-        set_aside(path, str(e))
+        if shipped:
+            _say(path, f"{e}; what it holds is made in the cache folder")
+        else:
+            set_aside(path, str(e))
         return None
 
 
@@ -179,25 +190,33 @@ def set_aside(path: str, why: str) -> None:
     else:
         _said.add(path)
     from adjudicator.errors import safe
-    what = (f"it is kept as {safe(os.path.basename(aside))} and made again" if moved
-            else "it cannot be moved aside, so what it holds is worked out again by each command")
+    _say(path, f"{why}; " + (f"it is kept as {safe(os.path.basename(aside))} and made again" if moved
+                             else "it cannot be moved aside, so what it holds is worked out again by each command"))
+
+
+def _say(path: str, what: str) -> None:
+    """The one line on standard error that says a kept file was not used, and why."""
+    from adjudicator.errors import safe
     try:
-        sys.stderr.write(f"adjudicator: the cache file {safe(path)} was not used: {why}; {what}.\n")
+        sys.stderr.write(f"adjudicator: the cache file {safe(path)} was not used: {what}.\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass                        # (standard error closed: the command goes on all the same)
 
 
-def kept(path: str):
+def kept(path: str, shipped: bool = False):
     """What a kept file holds (marshal), or None when it is absent or failed a check (then made
     again). A file whose digest matches was written by keep(): marshal reads it whole."""
-    payload = read_checked(path)
+    payload = read_checked(path, shipped)
     if payload is None:
         return None
     try:
         return marshal.loads(payload)
     except (EOFError, ValueError, TypeError) as e:       # (only a writer with another marshal)
-        set_aside(path, f"it cannot be read back ({e})")
+        if shipped:
+            _say(path, f"it cannot be read back ({e})")
+        else:
+            set_aside(path, f"it cannot be read back ({e})")
         return None
 
 
@@ -227,7 +246,7 @@ def keep_bytes(path: str, payload: bytes, prefix: str, suffix: str) -> bool:
 def keep(path: str, data, prefix: str, suffix: str = ".marshal") -> None:
     """Keep data (marshal) at path: keep_bytes. A value marshal cannot write is not kept."""
     try:
-        payload = marshal.dumps(data)
+        payload = marshal.dumps(data, MARSHAL)
     except ValueError:
         return
     keep_bytes(path, payload, prefix, suffix)

@@ -62,9 +62,20 @@ def load(code: str, parts) -> tuple[list[bytes], bytes, bytes] | None:
     return kept[:-2], kept[-2], kept[-1]
 
 
+# The files made when the package was built (a wheel: setup.py runs `python -m
+# adjudicator.core.rulecache FOLDER`), shipped in it: a code's first ruling after an install finds
+# its rules read already. Looked for when the cache folder has none of the name sought: the same
+# name, so only for exactly these rules, this clingo, this way of reading them.
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kept")
+
+
 def _read(path: str):
-    """What a kept file holds, or None when it is absent, cut short or not ours (then made again)."""
-    return cache.kept(path)
+    """What the kept file holds (the cache folder's, else the package's of that name), or None
+    when there is none or it failed a check (then made again)."""
+    kept = cache.kept(path)
+    if kept is None:
+        kept = cache.kept(os.path.join(SHIPPED, os.path.basename(path)), shipped=True)
+    return kept
 
 
 def entry(kept: bytes) -> tuple | None:
@@ -115,8 +126,9 @@ def save(code: str, parts, entries: list[tuple], selector: tuple, templates: dic
     """Keep the entries for these rules, the code's selector ((rules a part, state)) and its
     sentence templates, and forget those kept for the code's earlier rules. Whatever stops it (a
     full disk, a folder taken away) only means the next call reads the rules itself."""
-    _write(_path(code, parts), [marshal.dumps(e) for e in entries] + [marshal.dumps(_shared(selector, {})),
-                                                                      marshal.dumps(templates)],
+    v = cache.MARSHAL
+    _write(_path(code, parts), [marshal.dumps(e, v) for e in entries] + [marshal.dumps(_shared(selector, {}), v),
+                                                                         marshal.dumps(templates, v)],
            f"{_PREFIX}{code}-")
 
 
@@ -161,3 +173,21 @@ def save_batch(code: str, parts, texts: list[list[str]]) -> None:
     next process tags the rules itself."""
     if writable():
         _write(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS), texts, f"{_BATCH_PREFIX}{code}-")
+
+
+def ship(folder: str) -> list[str]:
+    """Make in `folder` the file of every code's rules (and the games' table), as the cache folder
+    keeps them: what a wheel ships (setup.py). Returns the names made."""
+    os.environ[cache.ENV] = os.path.abspath(folder)
+    from adjudicator.core import engine, registry
+    registry._data()
+    for code in sorted({c["code"] for c in registry.all_codes() if c.get("rules")}):
+        if not engine.program(code).cached:
+            raise SystemExit(f"the rules of {code} could not be kept in {folder}")
+    return sorted(os.listdir(folder))
+
+
+if __name__ == "__main__":
+    import sys
+    made = ship(sys.argv[1])
+    print(f"kept the rules of {sum(n.startswith(_PREFIX) for n in made)} codes in {sys.argv[1]}")
