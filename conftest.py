@@ -18,11 +18,9 @@ from tests.conftest import SHARED, solved
 def pytest_configure(config):
     """One folder per run where the workers share the cases they have solved (tests/conftest.py),
     and one for the run's cache (adjudicator/core/cache.py): the tests neither read nor fill the user's.
-    The workers of `-n` allocate as `adjudicator serve` does (_workers_with_jemalloc)."""
-    if hasattr(config, "workerinput"):
-        _given_back()
-    elif getattr(config.option, "numprocesses", None):
-        _workers_with_jemalloc(config)
+    (The workers of `-n` allocate as every process that imports the package does: clingo's
+    allocations to mimalloc, adjudicator/core/allocator.py; they were started with jemalloc
+    preloaded before issue 45, as the server then started itself.)"""
     if not hasattr(config, "workerinput") and SHARED not in os.environ:
         config._solved_dir = tempfile.mkdtemp(prefix="adjudicator-solved-")
         os.environ[SHARED] = config._solved_dir
@@ -31,39 +29,7 @@ def pytest_configure(config):
         os.environ[CACHE] = config._cache_dir
 
 
-def _workers_with_jemalloc(config):
-    """pytest-xdist's workers (`-n 2`, the README's test command) start with jemalloc preloaded
-    where the machine has it, as `adjudicator serve` and a command on many files start themselves
-    (adjudicator/core/allocator.py): the suite is mostly rulings, and took 150 s so against 213 s with
-    the C library's malloc (two cores, 9,650 tests). Each worker gives LD_PRELOAD back its value
-    at once (_given_back), so every program a test starts (the command line, the server) runs as
-    a user's does; the one-shot commands' path, a ruling per thread with the C library's malloc,
-    is the one those programs take. ADJUDICATOR_MALLOC=system keeps the C library's here too."""
-    from adjudicator.core import allocator
-    library = allocator.jemalloc_library()
-    if library is None or allocator.setting() == "system" or allocator._STARTED in os.environ:
-        return
-    config._preload_before = os.environ.get("LD_PRELOAD")
-    os.environ[allocator._STARTED] = config._preload_before or ""
-    os.environ["LD_PRELOAD"] = " ".join(x for x in (library, config._preload_before) if x)
-
-
-def _given_back():
-    """In a worker started with jemalloc: LD_PRELOAD as it was before (allocator.restart_with_jemalloc
-    does so in a process it started again, and returns)."""
-    from adjudicator.core import allocator
-    if allocator._STARTED in os.environ:
-        allocator.restart_with_jemalloc([])
-
-
 def pytest_unconfigure(config):
-    if hasattr(config, "_preload_before"):           # (the controller: as before the run)
-        from adjudicator.core import allocator
-        os.environ.pop(allocator._STARTED, None)
-        if config._preload_before is None:
-            os.environ.pop("LD_PRELOAD", None)
-        else:
-            os.environ["LD_PRELOAD"] = config._preload_before
     folder = getattr(config, "_solved_dir", None)
     if folder:
         os.environ.pop(SHARED, None)

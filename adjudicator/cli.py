@@ -243,14 +243,13 @@ def main(ctx, debug):
 
 
 def _long_run(files: int) -> None:
-    """A command given many files (adjudicate, check) starts again with jemalloc where the machine
-    has it, as `serve` does (adjudicator/core/allocator.py: half the time a ruling, for MANY_FILES files
-    or more); its worker processes (--jobs) are forked from it and allocate so too. Called before
-    anything is read or printed. In a test's own process (a command called by CliRunner) nothing is
-    done."""
+    """A command given many files (adjudicate, check) rules incident after incident, as `serve`
+    does: ADJUDICATOR_MALLOC is checked and the garbage collector looks less often
+    (adjudicator/core/allocator.py). Called before anything is read or printed. In a test's own
+    process (a command called by CliRunner) nothing is done."""
     from adjudicator.core import allocator
     if files >= allocator.MANY_FILES and allocator.leaves_with_exit:
-        allocator.restart_with_jemalloc(allocator.this_command())
+        allocator.check_setting()
         allocator.settle_collector()
 
 
@@ -391,7 +390,7 @@ def adjudicate(ctx, files, as_json, show_facts, no_story, jobs):
             raise UsageError(f"'-' (standard input) is named {files.count('-')} times: standard input can be read "
                              "only once", hint="name '-' once; to rule on one incident twice, save it to a file and "
                              "name the file twice")
-        _long_run(len(files))              # (before standard input is read: the second start reads it)
+        _long_run(len(files))              # (before standard input is read)
         from adjudicator import api
         stdin_text = api.read_stdin() if "-" in files else None
         worst = 0           # one file or many: each is ruled, and its error said, the same way
@@ -1072,7 +1071,7 @@ def serve(ctx, host, port):
                                   "or 0.0.0.0 (every address)") from None
         from adjudicator.core import allocator
         if allocator.leaves_with_exit:        # (a real command, not one a test calls in its own process)
-            allocator.restart_with_jemalloc(allocator.this_command())
+            allocator.check_setting()
             allocator.settle_collector()
         try:
             web.serve(host, port, echo=click.echo)

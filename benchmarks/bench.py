@@ -11,7 +11,7 @@
    code's rules kept in the cache folder as any call after the first finds them; a first call,
    which reads and keeps them, is printed apart.
 
-    python benchmarks/bench.py [--runs N] [--cli-runs N] [--malloc server|process|system] [CASES_DIR]
+    python benchmarks/bench.py [--runs N] [--cli-runs N] [--malloc process|jemalloc|system] [CASES_DIR]
 
 The table at the end gives each figure, its aim and figure/aim (at or under 1.00: the aim is met).
 Timing lives here, never in the tests.
@@ -193,28 +193,36 @@ def main():
                          "Time a non-editable install (`pip install .` in a fresh venv): an editable one "
                          "adds its import hook to every start, and with PYTHONDONTWRITEBYTECODE set "
                          "compiles the package's modules on every call")
-    ap.add_argument("--malloc", choices=["server", "process", "system"], default="server",
-                    help="the allocator of the in-process figures: `server` runs them as `adjudicator serve` "
-                         "runs, with jemalloc preloaded where the machine has it; `process` as any Python "
-                         "process that imports the package runs, clingo with mimalloc where the machine has "
-                         "it; `system`, the C library's malloc for all (adjudicator/core/allocator.py). The CLI "
-                         "calls are timed as any one-shot call runs")
+    ap.add_argument("--malloc", choices=["process", "jemalloc", "system"], default="process",
+                    help="the allocator of the in-process figures: `process` as every process that imports "
+                         "the package runs (the server, a command), clingo with mimalloc (the package's own, "
+                         "cmeel-mimalloc, else the machine's); `jemalloc`, preloaded for all (as `serve` "
+                         "started itself before issue 45: to compare); `system`, the C library's malloc for "
+                         "all (adjudicator/core/allocator.py). The CLI calls are timed as any one-shot call runs")
     args = ap.parse_args()
     if args.malloc == "system":         # (read when the package is imported: set before, and given back)
         was = os.environ.get("ADJUDICATOR_MALLOC")
         os.environ["ADJUDICATOR_MALLOC"] = "system"
+    if args.malloc == "jemalloc" and "BENCH_JEMALLOC" not in os.environ:
+        import ctypes.util
+        library = next((p for p in ("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+                                    "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2") if os.path.isfile(p)),
+                       None) or ctypes.util.find_library("jemalloc")
+        if library is None:
+            sys.exit("no jemalloc on this machine (Debian: apt install libjemalloc2)")
+        env = {**os.environ, "BENCH_JEMALLOC": "1",
+               "LD_PRELOAD": " ".join(x for x in (library, os.environ.get("LD_PRELOAD")) if x)}
+        os.execve(sys.executable, [sys.executable, os.path.abspath(__file__), *sys.argv[1:]], env)
+    os.environ.pop("LD_PRELOAD", None)      # (the CLI calls below: as a user's)
     from adjudicator.core import allocator
     if args.malloc == "system":
         if was is None:
             os.environ.pop(allocator.VARIABLE)
         else:
             os.environ[allocator.VARIABLE] = was
-    if args.malloc == "server":
-        allocator.restart_with_jemalloc([sys.executable, os.path.abspath(__file__), *sys.argv[1:]])
     allocator.settle_collector()        # (as `adjudicator serve` runs, whichever the allocator)
-    print(f"the in-process figures' allocator: {allocator.in_use()}, clingo's {allocator.clingo_allocator}"
-          + (" (this machine has no jemalloc: `adjudicator serve` runs so too)"
-             if args.malloc == "server" and allocator.in_use() == "system" else ""))
+    print(f"the in-process figures' allocator: {allocator.in_use()} for all, clingo's {allocator.clingo_allocator}"
+          + (f" ({allocator.clingo_library})" if allocator.clingo_library else ""))
     paths = sorted(glob.glob(os.path.join(args.cases, "**", "*.yaml"), recursive=True))
     if not paths:
         sys.exit("no cases found")
@@ -259,18 +267,21 @@ def main():
     ranked = sorted(per_case, key=per_case.get)
     samples = [ranked[int(i * (len(ranked) - 1) / 4)] for i in range(5)]
     # The calls keep what they work out (adjudicator/core/cache.py) in a folder of this run's, which
-    # each sample's first call fills before the timed ones; a first call, which reads its code's
-    # rules and keeps them (adjudicator/core/rulecache.py), is timed apart, each time in an empty folder.
+    # each sample's first call fills before the timed ones; a first call after an install (an empty
+    # cache folder: its code's rules as the package ships them, adjudicator/core/rulecache.py, else
+    # read and kept) is timed apart, each time in an empty folder, paired with the floor.
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="bench-cache-")
     env = {**os.environ, "ADJUDICATOR_CACHE": folder}
-    floors, ratios, firsts = [], [], []
+    floors, ratios, firsts, first_ratios = [], [], [], []
     for sample in samples:
         for _ in range(3):
             empty = tempfile.mkdtemp(prefix="bench-cache-")
+            floor = wall([python, "-c", "import clingo, yaml, click"], 1)
             firsts.append(wall([exe, "adjudicate", "--json", sample], 1,
                                env={**os.environ, "ADJUDICATOR_CACHE": empty}))
+            first_ratios.append(firsts[-1] / floor)
             shutil.rmtree(empty, ignore_errors=True)
         wall([exe, "adjudicate", "--json", sample], 1, env=env)
         # The floor and the call in turn, and the ratio taken pair by pair (as farm-bench pairs
@@ -284,8 +295,8 @@ def main():
         floors.append(floor)
         ratios.append(ratio)
         print(f"  CLI call {cli:5.0f} ms vs floor {floor:3.0f} ms: {ratio:.2f}x pair by pair  ({os.path.relpath(sample)})")
-    # `check` on many files, one process (-j 1), as it starts itself (with jemalloc where the machine
-    # has it, from allocator.MANY_FILES files on) and with ADJUDICATOR_MALLOC=system, in turn
+    # `check` on many files, one process (-j 1), as it runs (clingo with mimalloc) and with
+    # ADJUDICATOR_MALLOC=system, in turn
     many = paths[::8]
     own, system = [], []
     for _ in range(3):
@@ -298,13 +309,14 @@ def main():
           f"with ADJUDICATOR_MALLOC=system {statistics.median(system) / 1000:.1f} s "
           f"({len(many) / (statistics.median(system) / 1000):.0f} a second)")
     shutil.rmtree(folder, ignore_errors=True)
-    print(f"a first call for its code (its rules read and kept in the cache folder): median "
-          f"{statistics.median(firsts):.0f} ms ({statistics.median(firsts) / statistics.median(floors):.2f}x the floor)")
+    print(f"a first call for its code after an install (an empty cache folder): median "
+          f"{statistics.median(firsts):.0f} ms, {statistics.median(first_ratios):.2f}x the floor pair by pair")
     print(f"timed: {exe}")
     print(f"import floor ({python} -c 'import clingo, yaml, click'): median {statistics.median(floors):.0f} ms")
     print(f"one CLI call: median {statistics.median(ratios):.2f}x the floor "
           f"(from {min(ratios):.2f}x for the quickest case to {max(ratios):.2f}x for the slowest)")
     table.append(("one CLI ruling / import floor (x)", statistics.median(ratios), 1.5))
+    table.append(("a first ruling after an install / import floor (x)", statistics.median(first_ratios), 3.0))
     _table(table)
 
 

@@ -1,5 +1,7 @@
-"""`adjudicator serve` runs with jemalloc where the machine has it (adjudicator/core/allocator.py), once,
-and never when ADJUDICATOR_MALLOC=system says to keep the C library's."""
+"""clingo allocates with mimalloc in any process that imports the package first
+(adjudicator/core/allocator.py): the package's own (the cmeel-mimalloc wheel) where it is installed,
+else the machine's; never when ADJUDICATOR_MALLOC=system says to keep the C library's. No command
+starts itself again (the jemalloc restart before issue 45)."""
 from __future__ import annotations
 
 import os
@@ -17,53 +19,20 @@ def execs(monkeypatch):
     """What os.execve would have started, instead of starting it."""
     calls: list = []
     monkeypatch.setattr(allocator.os, "execve", lambda exe, argv, env: calls.append((exe, argv, env)))
-    monkeypatch.setattr(allocator, "jemalloc_library", lambda: "/lib/libjemalloc.so.2")
-    monkeypatch.setattr(allocator, "in_use", lambda: "system")
-    for name in (allocator.VARIABLE, allocator._STARTED, "LD_PRELOAD"):
+    for name in (allocator.VARIABLE, "LD_PRELOAD"):
         monkeypatch.delenv(name, raising=False)
     return calls
 
 
-def test_it_starts_the_same_command_again_with_jemalloc_preloaded(execs, monkeypatch):
-    monkeypatch.setenv("LD_PRELOAD", "/lib/other.so")
-    command = [sys.executable, "-m", "adjudicator", "serve", "--port", "8123"]
-    allocator.restart_with_jemalloc(command)
-    (exe, argv, env), = execs
-    assert exe == sys.executable and argv == command
-    assert env["LD_PRELOAD"] == "/lib/libjemalloc.so.2 /lib/other.so"     # (what was preloaded stays)
-    assert env[allocator._STARTED] == "/lib/other.so"
-
-
-@pytest.mark.parametrize("was", ["", "/lib/other.so"])
-def test_started_again_it_gives_ld_preload_back_its_value(execs, monkeypatch, was):
-    """(so that a program the server starts is not given jemalloc unasked)"""
-    monkeypatch.setenv(allocator._STARTED, was)
-    monkeypatch.setenv("LD_PRELOAD", " ".join(x for x in ("/lib/libjemalloc.so.2", was) if x))
-    allocator.restart_with_jemalloc(["serve"])
-    assert execs == [] and allocator._STARTED not in os.environ
-    assert os.environ.get("LD_PRELOAD") == (was or None)
-
-
-@pytest.mark.parametrize("setting", ["system", " System "])
-def test_the_c_librarys_malloc_is_kept_when_asked(execs, monkeypatch, setting):
+@pytest.mark.parametrize("setting", ["", "system", " System ", "jemalloc", "mimalloc"])
+def test_no_command_starts_itself_again(execs, monkeypatch, setting):
+    """The server and a command on many files started again with jemalloc preloaded, and its
+    environment variables (ADJUDICATOR_MALLOC_STARTED, LD_PRELOAD) told the second start: mimalloc,
+    loaded in-process, rules as fast (benchmarks/README.md). check_setting only checks the
+    setting now."""
     monkeypatch.setenv(allocator.VARIABLE, setting)
-    allocator.restart_with_jemalloc(["serve"])
-    assert execs == []
-
-
-def test_it_starts_again_only_once(execs, monkeypatch):
-    monkeypatch.setenv(allocator._STARTED, "")       # (jemalloc could not be loaded the first time)
-    allocator.restart_with_jemalloc(["serve"])
-    assert execs == []
-
-
-def test_nothing_changes_without_jemalloc_or_when_it_is_in_use(execs, monkeypatch):
-    monkeypatch.setattr(allocator, "jemalloc_library", lambda: None)
-    allocator.restart_with_jemalloc(["serve"])
-    monkeypatch.setattr(allocator, "jemalloc_library", lambda: "/lib/libjemalloc.so.2")
-    monkeypatch.setattr(allocator, "in_use", lambda: "jemalloc")
-    allocator.restart_with_jemalloc(["serve"])
-    assert execs == []
+    allocator.check_setting()
+    assert execs == [] and "LD_PRELOAD" not in os.environ and "ADJUDICATOR_MALLOC_STARTED" not in os.environ
 
 
 def test_the_server_sets_the_collector_for_a_long_run_and_a_command_run_in_a_test_does_not(execs, monkeypatch):
@@ -101,15 +70,26 @@ def _maps_jemalloc(pid: int) -> bool:
         return "jemalloc" in fh.read()
 
 
-@pytest.mark.skipif(allocator.jemalloc_library() is None or not os.path.isdir("/proc/self"),
-                    reason="this machine has no jemalloc (Debian: apt install libjemalloc2)")
+def _maps_mimalloc(pid: int) -> str | None:
+    """The mimalloc library the process has loaded (its path), or None."""
+    with open(f"/proc/{pid}/maps", encoding="utf-8") as fh:
+        return next((line.split()[-1] for line in fh if "libmimalloc" in line), None)
+
+
+@pytest.mark.skipif(next(allocator.mimalloc_libraries(), None) is None or not os.path.isdir("/proc/self"),
+                    reason="no mimalloc here (pip install cmeel-mimalloc, or Debian: apt install libmimalloc2.0)")
 @pytest.mark.parametrize("setting, expected", [({}, True), ({allocator.VARIABLE: "system"}, False)])
-def test_the_server_runs_with_jemalloc_unless_told_not_to(setting, expected):
+def test_the_server_runs_with_mimalloc_for_clingo_unless_told_not_to(setting, expected):
+    """The server, started once: clingo's allocations to mimalloc (the first of
+    allocator.mimalloc_libraries), no jemalloc preloaded, no second start."""
     env = {allocator.VARIABLE: "", **setting}
     proc, base, said = serving.start(env)
     try:
         assert said.startswith("Serving the referee's page at http://127.0.0.1:")
-        assert _maps_jemalloc(proc.pid) is expected
+        assert _maps_jemalloc(proc.pid) is False
+        mapped = _maps_mimalloc(proc.pid)
+        assert (os.path.realpath(mapped) == os.path.realpath(next(allocator.mimalloc_libraries()))) if expected \
+            else mapped is None
     finally:
         serving.stop(proc)
 
@@ -145,11 +125,11 @@ os._exit(0)
 
 
 def _mimalloc_library():
-    return next((p for p in allocator._MIMALLOC_PLACES if os.path.isfile(p)), None)
+    return next(allocator.mimalloc_libraries(), None)
 
 
 _NO_JEMALLOC = "this machine has no jemalloc (Debian: apt install libjemalloc2)"
-_NO_MIMALLOC = "this machine has no mimalloc (Debian: apt install libmimalloc2.0)"
+_NO_MIMALLOC = "no mimalloc here (pip install cmeel-mimalloc, or Debian: apt install libmimalloc2.0)"
 
 
 @pytest.mark.parametrize("allocates", [
@@ -167,7 +147,7 @@ def test_rulings_made_with_a_faster_allocator_are_the_same(allocates):
     paths = sorted(glob.glob(os.path.join(root, "cases", "**", "*.yaml"), recursive=True))[::40]
     outs = {}
     for how in (allocates, "system"):     # (whichever this test's own process allocates with)
-        env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", allocator._STARTED)}
+        env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
         env[allocator.VARIABLE] = "system" if how == "system" else ""
         if how == "jemalloc":
             env["LD_PRELOAD"] = allocator.jemalloc_library()
@@ -220,7 +200,7 @@ def test_clingo_allocates_with_mimalloc_when_the_package_is_imported_first(setti
     ADJUDICATOR_MALLOC=system, or clingo imported first, mimalloc is not loaded at all."""
     import json
     import subprocess
-    env = {k: v for k, v in os.environ.items() if k not in ("LD_PRELOAD", allocator._STARTED)}
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     env[allocator.VARIABLE] = setting
     r = subprocess.run([sys.executable, "-c", _MIMALLOC_HOLDS, first], env=env,
                        capture_output=True, text=True, timeout=120)
@@ -236,78 +216,31 @@ def test_clingo_allocates_with_mimalloc_when_the_package_is_imported_first(setti
 
 
 
-def test_started_again_a_command_imports_the_same_package(monkeypatch):
-    """`python -m adjudicator` is started again so; the console script by its own file. `-m` from
-    a console script would put the current folder first on the module path: in a checkout of the
-    repository the server (or a long `check`) then imported the source tree, not the package
-    installed, and failed to find its rules ("internal error (AttributeError)")."""
-    import types
-    monkeypatch.setattr(sys, "argv", ["/venv/bin/adjudicator", "check", "cases"])
-    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(__spec__=None))
-    assert allocator.this_command() == [sys.executable, "/venv/bin/adjudicator", "check", "cases"]
-    spec = types.SimpleNamespace(name="adjudicator.__main__")
-    monkeypatch.setitem(sys.modules, "__main__", types.SimpleNamespace(__spec__=spec))
-    monkeypatch.setattr(sys, "argv", ["/src/adjudicator/__main__.py", "serve"])
-    assert allocator.this_command() == [sys.executable, "-m", "adjudicator", "serve"]
-
-
-@pytest.mark.parametrize("command", ["adjudicate", "check"])
-def test_many_files_start_the_command_again_with_jemalloc_and_a_few_do_not(execs, monkeypatch, command):
-    """From allocator.MANY_FILES files on, `adjudicate` and `check` start again as `serve` does; in a
-    command a test calls in its own process (not one that leaves with exit), never."""
-    import gc
-
-    import adjudicator
-    from click.testing import CliRunner
-
-    from adjudicator import cli
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    case = os.path.join(root, "cases", "whist", "american-1893",
-                        "24-suit-call-only-by-the-adversary-on-the-right.yaml")
-    was = gc.get_threshold()
-    try:
-        for files, leaves, started in [(allocator.MANY_FILES, False, False),
-                                       (allocator.MANY_FILES - 1, True, False),
-                                       (allocator.MANY_FILES, True, True)]:
-            execs.clear()
-            monkeypatch.setattr(allocator, "leaves_with_exit", leaves)
-            result = CliRunner().invoke(cli.main, [command] + ["-q"] * (command == "check") + [case] * files)
-            assert result.exit_code == 0, result.output
-            assert bool(execs) is started, (files, leaves)
-            if started:
-                (exe, argv, env), = execs
-                assert argv == allocator.this_command() and "libjemalloc" in env["LD_PRELOAD"]
-    finally:
-        gc.set_threshold(*was)
-
-
-@pytest.mark.skipif(allocator.jemalloc_library() is None or not os.path.isdir("/proc/self"),
-                    reason="this machine has no jemalloc (Debian: apt install libjemalloc2)")
-@pytest.mark.parametrize("others, expected", [(allocator.MANY_FILES - 1, True), (allocator.MANY_FILES - 2, False)])
-def test_adjudicate_on_many_files_rules_them_with_jemalloc_and_still_reads_standard_input(others, expected):
-    """The command is started again before standard input is read: the process waiting on it is the
-    one started again (with jemalloc, from MANY_FILES files on), and the incident it then reads from
-    standard input is ruled as the others are."""
+@pytest.mark.skipif(_mimalloc_library() is None or not os.path.isdir("/proc/self"), reason=_NO_MIMALLOC)
+def test_adjudicate_on_many_files_rules_them_with_mimalloc_in_the_process_started():
+    """A command on many files (allocator.MANY_FILES) was started again with jemalloc; it rules in
+    the process started, clingo with mimalloc, and reads standard input as the others."""
     import json
     import shutil
     import subprocess
+    import time
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     case = os.path.join(root, "cases", "whist", "american-1893",
                         "24-suit-call-only-by-the-adversary-on-the-right.yaml")
     exe = shutil.which("adjudicator", path=os.path.dirname(sys.executable)) or "adjudicator"
     env = {**os.environ, allocator.VARIABLE: ""}
     env.pop("LD_PRELOAD", None)
+    others = allocator.MANY_FILES
     proc = subprocess.Popen([exe, "adjudicate", "--json", "-", *[case] * others], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root)
     try:
-        import time
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:          # (until it waits in read(0, ...): x86-64 0, arm64 63)
             with open(f"/proc/{proc.pid}/syscall", encoding="utf-8") as fh:
                 if fh.read().split()[:2] in (["0", "0x0"], ["63", "0x0"]):
                     break
             time.sleep(0.05)
-        assert _maps_jemalloc(proc.pid) is expected
+        assert _maps_jemalloc(proc.pid) is False and _maps_mimalloc(proc.pid) is not None
         with open(case, "rb") as fh:
             out, err = proc.communicate(fh.read(), timeout=120)
     finally:
@@ -319,10 +252,25 @@ def test_adjudicate_on_many_files_rules_them_with_jemalloc_and_still_reads_stand
     assert all(line["rulings"] == lines[1]["rulings"] for line in lines)
 
 
+def test_the_packages_own_mimalloc_is_tried_before_the_machines(tmp_path, monkeypatch):
+    """The cmeel-mimalloc wheel's library (cmeel.prefix/lib under a site-packages folder of the
+    module path) comes first: `pip install` brings it, where the machine may have none."""
+    site = tmp_path / "site-packages"
+    lib = site / "cmeel.prefix" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "libmimalloc.so").write_bytes(b"")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "elsewhere"), str(site)])
+    monkeypatch.setattr(allocator, "_MIMALLOC_PLACES", (str(tmp_path / "machine" / "libmimalloc.so.2"),))
+    assert list(allocator.mimalloc_libraries()) == [str(lib / "libmimalloc.so")]
+    (tmp_path / "machine").mkdir()
+    (tmp_path / "machine" / "libmimalloc.so.2").write_bytes(b"")
+    assert list(allocator.mimalloc_libraries()) == [str(lib / "libmimalloc.so"), str(tmp_path / "machine" / "libmimalloc.so.2")]
+
+
 @pytest.mark.parametrize("value", ["sytem", "bogus", "glibc", "yes"])
 def test_a_setting_no_allocator_is_refused_where_it_is_read(execs, monkeypatch, value):
-    """ADJUDICATOR_MALLOC names `system` or `jemalloc` (or nothing): a typo was taken silently for
-    jemalloc. It is refused, saying what was set, where it is read (serve, many files); a command on
+    """ADJUDICATOR_MALLOC names `system` (or nothing, `mimalloc`, `jemalloc`): a typo was taken
+    silently for the default. It is refused, saying what was set, where it is read (serve, many files); a command on
     one file does not read it."""
     import adjudicator
     from click.testing import CliRunner
@@ -331,7 +279,7 @@ def test_a_setting_no_allocator_is_refused_where_it_is_read(execs, monkeypatch, 
     from adjudicator.errors import UsageError
     monkeypatch.setenv(allocator.VARIABLE, value)
     with pytest.raises(UsageError, match=f"ADJUDICATOR_MALLOC is '{value}', which is no allocator"):
-        allocator.restart_with_jemalloc(["serve"])
+        allocator.check_setting()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     case = os.path.join(root, "cases", "whist", "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
     monkeypatch.setattr(allocator, "leaves_with_exit", True)
@@ -342,7 +290,7 @@ def test_a_setting_no_allocator_is_refused_where_it_is_read(execs, monkeypatch, 
     assert one.exit_code == 0 and execs == []
 
 
-@pytest.mark.parametrize("value", ["system", " System ", "jemalloc", "JEMALLOC", ""])
+@pytest.mark.parametrize("value", ["system", " System ", "jemalloc", "JEMALLOC", "mimalloc", ""])
 def test_the_settings_of_the_allocator_are_read_in_any_case(monkeypatch, value):
     monkeypatch.setenv(allocator.VARIABLE, value)
     assert allocator.setting() == value.strip().lower()

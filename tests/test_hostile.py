@@ -1350,3 +1350,199 @@ def test_a_number_on_the_command_line_is_plain_digits_as_the_api_and_the_inciden
         assert rc == 2 and said in err and len(err) < 400, err
         if as_json:
             assert said in json.loads(out)["error"]["message"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Files opened as their owner meant (issue 45, 2): in a folder others may write (mode 1777, /tmp),
+# a link another user planted is not followed, nor a file of another user replaced; the quiz never
+# writes into a database that is not its own; a file that is no incident, a system file through a
+# link above all, is named, never quoted.
+# ---------------------------------------------------------------------------------------------
+OTHER = 65534           # another user (nobody): root hands files and links to it
+
+
+def _as_root():
+    if os.getuid() != 0:
+        pytest.skip("only root can make a file or a link that belongs to another user")
+
+
+def _shared(tmp_path):
+    """A folder anyone may write, as /tmp is (mode 1777)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    return shared
+
+
+def _planted(link, target):
+    """A link another user put there."""
+    os.symlink(target, link)
+    os.lchown(link, OTHER, OTHER)
+
+
+def _ask_save(tmp_path, save):
+    (tmp_path / "answers.txt").write_text("1\n")
+    return cli("ask", ASKED, "--answers", str(tmp_path / "answers.txt"), "--save", str(save))
+
+
+@pytest.mark.parametrize("victim", ["a file of the user's", "a file not made yet"])
+def test_ask_save_does_not_follow_a_link_another_user_planted_in_a_shared_folder(tmp_path, victim):
+    """`ask --save /tmp/x.yaml`, where another user had put x.yaml -> the user's ~/.bashrc: the save
+    replaced the file the link named (or made it, where it was not yet)."""
+    _as_root()
+    shared = _shared(tmp_path)
+    target = tmp_path / "bashrc"
+    if victim == "a file of the user's":
+        target.write_text("the user's own\n")
+    _planted(shared / "saved.yaml", target)
+    r = _ask_save(tmp_path, shared / "saved.yaml")
+    refused(*r, message="saved.yaml' is a link that belongs to another user (uid 65534): it is not followed")
+    assert "Did " not in r[1]
+    assert (target.read_text() == "the user's own\n") if victim == "a file of the user's" else not target.exists()
+    assert os.path.islink(shared / "saved.yaml")
+
+
+def test_ask_save_does_not_follow_a_planted_link_on_the_way_to_the_file(tmp_path):
+    """A folder on the path that is a link another user planted in a shared folder (the kernel's
+    protected_symlinks rule): not followed."""
+    _as_root()
+    shared = _shared(tmp_path)
+    (tmp_path / "home").mkdir()
+    _planted(shared / "work", tmp_path / "home")
+    r = _ask_save(tmp_path, shared / "work" / "saved.yaml")
+    refused(*r, message="passes through a link that another user (uid 65534) put in a folder others can write")
+    assert not (tmp_path / "home" / "saved.yaml").exists()
+
+
+def test_ask_save_does_not_replace_another_users_file_in_a_shared_folder(tmp_path):
+    """A file of another user in a shared folder (the kernel's protected_regular rule)."""
+    _as_root()
+    shared = _shared(tmp_path)
+    theirs = shared / "saved.yaml"
+    theirs.write_text("theirs\n")
+    os.chown(theirs, OTHER, OTHER)
+    r = _ask_save(tmp_path, theirs)
+    refused(*r, message="saved.yaml' belongs to another user (uid 65534), in a folder others can write")
+    assert theirs.read_text() == "theirs\n" and os.stat(theirs).st_uid == OTHER
+
+
+def test_ask_save_through_the_users_own_link_to_another_users_file_is_refused(tmp_path):
+    _as_root()
+    theirs = tmp_path / "theirs.yaml"
+    theirs.write_text("theirs\n")
+    os.chown(theirs, OTHER, OTHER)
+    os.symlink(theirs, tmp_path / "link.yaml")
+    r = _ask_save(tmp_path, tmp_path / "link.yaml")
+    refused(*r, message="link.yaml' is a link to a file that belongs to another user (uid 65534)")
+    assert theirs.read_text() == "theirs\n"
+
+
+def _other_programs_database(path):
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE accounts (id INTEGER PRIMARY KEY, owner TEXT, balance INTEGER)")
+    db.execute("INSERT INTO accounts VALUES (1, 'jo', 100)")
+    db.commit()
+    db.close()
+    return path.read_bytes()
+
+
+def _quiz_answers(tmp_path, data_dir):
+    return cli("quiz", "stats", "--json", env={"ADJUDICATOR_DATA_DIR": str(data_dir)})
+
+
+@pytest.mark.parametrize("how", ["the file itself", "the user's own link to it"])
+def test_the_quiz_never_writes_into_another_programs_database(tmp_path, how):
+    """The progress file a link to another program's SQLite file (or that file itself): the quiz
+    wrote its tables into it. Refused, exit 2, the file left byte for byte as it was."""
+    other = tmp_path / "other.sqlite"
+    before = _other_programs_database(other)
+    data = tmp_path / "data"
+    data.mkdir()
+    if how == "the file itself":
+        os.replace(other, data / "progress.sqlite3")
+        other = data / "progress.sqlite3"
+    else:
+        os.symlink(other, data / "progress.sqlite3")
+    rc, out, err, _ = _quiz_answers(tmp_path, data)
+    assert rc == 2 and "is not the quiz's progress database (it holds the table accounts)" in err, err
+    assert json.loads(out)["error"]["hint"].startswith("move it away")
+    assert other.read_bytes() == before
+    assert sorted(os.listdir(data)) == ["progress.sqlite3"]
+
+
+@pytest.mark.parametrize("meta", ["CREATE TABLE meta (k TEXT, v TEXT)",
+                                  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+                                  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); "
+                                  "INSERT INTO meta VALUES ('schema', '7')"],
+                         ids=["another meta", "no schema in it", "another schema"])
+def test_a_database_with_a_meta_table_that_is_not_the_quizs_is_refused_never_altered(tmp_path, meta):
+    import sqlite3
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / "progress.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(meta)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    rc, out, err, _ = _quiz_answers(tmp_path, data)
+    assert rc == 2 and "progress.sqlite3 is not the quiz's progress database" in err, err
+    assert path.read_bytes() == before and sorted(os.listdir(data)) == ["progress.sqlite3"]
+
+
+def test_the_quiz_does_not_follow_a_link_another_user_planted_in_a_shared_data_folder(tmp_path):
+    _as_root()
+    shared = _shared(tmp_path)
+    other = tmp_path / "other.sqlite"
+    before = _other_programs_database(other)
+    _planted(shared / "progress.sqlite3", other)
+    rc, out, err, _ = _quiz_answers(tmp_path, shared)
+    assert rc == 2 and "is a link that belongs to another user (uid 65534): it is not followed" in err, err
+    assert other.read_bytes() == before
+
+
+def test_the_quizs_own_database_and_a_new_one_are_used(tmp_path):
+    """The refusals above leave the quiz's own file alone: a new one is made, and read after."""
+    data = tmp_path / "data"
+    for _ in range(2):
+        rc, out, err, _ = _quiz_answers(tmp_path, data)
+        assert rc == 0 and json.loads(out)["answers"] == 0, err
+
+
+@pytest.mark.parametrize("target", ["/etc/shadow", "/etc/passwd", "/proc/self/status", "/etc/os-release"])
+def test_a_system_file_through_a_link_is_named_never_quoted(tmp_path, target):
+    """An incident given as a link to /etc/shadow: its first line was quoted back in the error
+    ("root:*:20228:0:99999:7::: nothing is written after the colon")."""
+    if not os.access(target, os.R_OK):
+        pytest.skip(f"{target} cannot be read here")
+    link = tmp_path / "incident.yaml"
+    os.symlink(target, link)
+    (tmp_path / "no-answers.txt").write_text("")
+    with open(target, "rb") as fh:
+        words = {w for w in fh.read(4096).decode("utf-8", "replace").replace(":", " ").replace("=", " ").split()
+                 if len(w) >= 3}
+    for args in (["adjudicate", str(link)], ["adjudicate", "--json", str(link)],
+                 ["ask", str(link), "--answers", str(tmp_path / "no-answers.txt")]):
+        rc, out, err, _ = cli(*args)
+        assert rc == 2, err
+        assert "incident.yaml" in err + out and target in err + out
+        said = set((err + out).replace(str(link), "").replace(target, "").replace(":", " ").replace('"', " ").split())
+        assert not (words & said) - _OURS, (args, said)
+
+
+# words of the refusal itself, which a system file may hold too
+_OURS = set("this the file not incident system link adjudicator error give your and nothing shown "
+            "hint path itself its any one that was are for with here".split())
+
+
+def test_another_users_private_file_is_named_never_quoted(tmp_path):
+    """A file of another user that others may not read (root reads it all the same)."""
+    _as_root()
+    private = tmp_path / "private.yaml"
+    private.write_text("password_of_theirs: hunter2\nsecond_key:\n")
+    os.chown(private, OTHER, OTHER)
+    os.chmod(private, 0o600)
+    rc, out, err, _ = cli("adjudicate", str(private))
+    assert rc == 2 and "private.yaml" in err
+    assert "hunter2" not in err + out and "password_of_theirs" not in err + out and "second_key" not in err + out

@@ -1,34 +1,29 @@
-"""Which memory allocator a long-running process uses (jemalloc where the machine has it), and how
-often its garbage collector looks (settle_collector, at the end).
+"""Which memory allocator clingo uses (mimalloc, loaded in-process), and how often the garbage
+collector looks (settle_collector, at the end).
 
 clingo's grounding makes and frees a great many small blocks, and the C library's malloc (glibc)
 does poorly at it in a process that rules incident after incident: a third of a warm ruling's time
 is spent in malloc and free (perf), and a process that has ruled a thousand different incidents
-rules each later one a third slower than one that has ruled two hundred (the same 281 cases: 15.2
-against 11.4 ms a ruling; its own settings, `mallopt` and GLIBC_TUNABLES, changed nothing or made
-it worse). With jemalloc (Debian's libjemalloc2) the same rulings take 9.1 ms however many came
-before, and the bundled cases are ruled at 80 a second in turn instead of 51 (benchmarks/README.md).
+rules each later one a third slower than one that has ruled two hundred (its own settings,
+`mallopt` and GLIBC_TUNABLES, changed nothing or made it worse).
 
-No Python package carries an allocator, and the C library's malloc can only be replaced when a process starts
-(LD_PRELOAD). So the commands that run for long start themselves again with jemalloc preloaded
-when the machine has it (the same process id: a service manager sees nothing), unless
-ADJUDICATOR_MALLOC=system says to keep the C library's: `adjudicator serve`, and `adjudicate` and
-`check` given MANY_FILES files or more; benchmarks/bench.py measures a warm process the same way.
-A command on one file, or a few, gains too little to pay for a second start (one ruling in a fresh
-heap), so it never does this. Where there is no jemalloc, nothing changes but the speed.
-
-Any process, though, can give clingo an allocator of its own without starting again: most of what
+The C library's malloc can only be replaced when a process starts (LD_PRELOAD), but most of what
 grounding allocates, clingo (C++) asks of `operator new`, which the dynamic loader looks up in the
 libraries loaded for all (RTLD_GLOBAL) before libstdc++, the library that defines it, is loaded.
-So when this package is imported before clingo is (adjudicator/__init__.py), the machine's
-mimalloc (Debian's libmimalloc2.0) is loaded so first, and clingo's `new` and `delete` are
-mimalloc's; Python's own allocations stay with the C library. A warm ruling in a plain Python loop
-over the bundled cases took 8.7 ms so, against 15.9 ms with the C library's malloc for all and
-8.0 ms with jemalloc preloaded (benchmarks/README.md). jemalloc itself cannot be loaded so (Debian's
-build refuses: "cannot allocate memory in static TLS block"), so the long runs above keep their
-second start. Not done when clingo or libstdc++ is already in the process (a `new` bound to the C
-library's malloc would then free, or be freed by, mimalloc's), when jemalloc is preloaded
-already, or when ADJUDICATOR_MALLOC says "system".
+So when this package is imported before clingo is (adjudicator/__init__.py), mimalloc is loaded so
+first, and clingo's `new` and `delete` are mimalloc's; Python's own allocations stay with the C
+library. The mimalloc loaded is the package's own: the cmeel-mimalloc wheel, a dependency of the
+package on Linux x86-64 and arm64 (pyproject.toml), so that `pip install` brings full speed; where it
+is not installed, the machine's (Debian's libmimalloc2.0). A warm ruling took 7.5 ms so, against
+17.4 ms with the C library's malloc for all and 7.7 ms with jemalloc preloaded (benchmarks/README.md).
+
+Until issue 45, the commands that run long (`serve`, `adjudicate` and `check` on MANY_FILES files)
+started themselves again with Debian's jemalloc preloaded; mimalloc in-process rules as fast
+(benchmarks/README.md), in every process, and comes with the package: the second start and its
+environment variables are gone; check_setting refuses a setting that is no allocator.
+ADJUDICATOR_MALLOC=system keeps the C library's malloc for all. Not done when clingo or libstdc++
+is already in the process (a `new` bound to the C library's malloc would then free, or be
+freed by, mimalloc's), nor when jemalloc is preloaded by the user (clingo's `new` is jemalloc's).
 """
 from __future__ import annotations
 
@@ -40,25 +35,28 @@ import sys
 leaves_with_exit = False
 
 VARIABLE = "ADJUDICATOR_MALLOC"          # "system": keep the C library's malloc
-# From this many files on, `adjudicate` and `check` start again with jemalloc. A second start costs
-# some 0.1 s; `check` on 16 of the bundled cases took 0.80-0.95 s with jemalloc against 1.31-1.45 s
-# without, on 8 0.52-0.55 against 0.64-0.78, and on 512 10-12 s against 19-25 s (the C library's
-# malloc slows as a process's heap fills: benchmarks/README.md).
+# From this many files on, `adjudicate` and `check` are a long run (cli.py: the collector settled).
 MANY_FILES = 16
-_STARTED = "ADJUDICATOR_MALLOC_STARTED"  # on the second start: LD_PRELOAD as it was before
 
-# Where Debian, Ubuntu and Fedora put it, beside what the loader's cache knows (find_library).
+# Where Debian, Ubuntu and Fedora put jemalloc (a user may preload it: in_use tells), beside what
+# the loader's cache knows (find_library).
 _PLACES = ("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
            "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2", "/usr/local/lib/libjemalloc.so.2")
 
 
-# Where Debian, Ubuntu and Fedora put mimalloc (clingo's allocator in any process: give_clingo_mimalloc).
+# mimalloc as the package brings it: the cmeel-mimalloc wheel (a dependency of the package on Linux
+# x86-64 and arm64, pyproject.toml) puts it under cmeel.prefix/lib in the environment's site-packages.
+_WHEEL_LIBRARY = ("cmeel.prefix", "lib", "libmimalloc.so")
+
+# Where Debian, Ubuntu and Fedora put mimalloc (clingo's allocator in any process: give_clingo_mimalloc),
+# looked for when the package's own is not there (an install without the wheel).
 _MIMALLOC_PLACES = ("/usr/lib/x86_64-linux-gnu/libmimalloc.so.2", "/usr/lib/aarch64-linux-gnu/libmimalloc.so.2",
                     "/usr/lib64/libmimalloc.so.2", "/usr/lib/libmimalloc.so.2", "/usr/local/lib/libmimalloc.so.2")
 
 # What clingo allocates with in this process: "jemalloc" (preloaded), "mimalloc" (loaded for it by
 # give_clingo_mimalloc) or "system" (the C library's malloc).
 clingo_allocator = "system"
+clingo_library: str | None = None        # the library loaded for it (mimalloc's), if any
 
 
 def give_clingo_mimalloc() -> str:
@@ -75,21 +73,38 @@ def give_clingo_mimalloc() -> str:
         if in_use() == "jemalloc":
             clingo_allocator = "jemalloc"           # preloaded: clingo's `new` is jemalloc's already
             return clingo_allocator
-        if _set_to() not in ("", "jemalloc"):
-            return clingo_allocator                 # "system" (anything else is refused where it is read)
+        if _set_to() == "system":
+            return clingo_allocator                 # (anything else not known is refused where it is read)
         try:
             _ctypes.dlopen("libstdc++.so.6", os.RTLD_LAZY | os.RTLD_NOLOAD)
             return clingo_allocator                 # loaded already: its `new` may be bound to malloc
         except OSError:
             pass
-        library = next((p for p in _MIMALLOC_PLACES if os.path.isfile(p)), None)
-        if library is None:
+        for library in mimalloc_libraries():
+            try:
+                _ctypes.dlopen(library, os.RTLD_NOW | os.RTLD_GLOBAL)
+            except OSError:
+                continue                            # (a library it needs missing: the next, or none)
+            global clingo_library
+            clingo_allocator, clingo_library = "mimalloc", library
             return clingo_allocator
-        _ctypes.dlopen(library, os.RTLD_NOW | os.RTLD_GLOBAL)
     except (ImportError, OSError, AttributeError):
-        return clingo_allocator
-    clingo_allocator = "mimalloc"
+        pass
     return clingo_allocator
+
+
+def mimalloc_libraries():
+    """The mimalloc shared libraries this process may load, in the order they are tried (each
+    looked for only when the one before could not be had): the package's own (the cmeel-mimalloc
+    wheel, in a site-packages folder of the module path), then the machine's (_MIMALLOC_PLACES)."""
+    for entry in sys.path:
+        if entry.endswith("site-packages"):
+            path = os.path.join(entry, *_WHEEL_LIBRARY)
+            if os.path.isfile(path):
+                yield path
+    for path in _MIMALLOC_PLACES:
+        if os.path.isfile(path):
+            yield path
 
 
 def jemalloc_library() -> str | None:
@@ -143,61 +158,28 @@ def _set_to() -> str:
 
 
 def setting() -> str:
-    """ADJUDICATOR_MALLOC as set, in any case: "system" (keep the C library's malloc), "jemalloc"
-    or "" (unset or empty: jemalloc where the machine has it). Anything else is refused where it
-    is read (`serve`, a command on many files): a typo such as `sytem` was taken silently for the
-    default."""
+    """ADJUDICATOR_MALLOC as set, in any case: "system" (the C library's malloc for all), or ""
+    (unset or empty), "mimalloc" or "jemalloc" (the default: clingo's allocations to mimalloc; the
+    last as before issue 45, when it meant a second start with jemalloc, now none). Anything else is
+    refused where it is read (`serve`, a command on many files): a typo such as `sytem` was taken
+    silently for the default."""
     value = _set_to()
-    if value in ("", "system", "jemalloc"):
+    if value in ("", "system", "mimalloc", "jemalloc"):
         return value
     raw = os.environ.get(VARIABLE, "")
     from adjudicator.errors import UsageError
     from adjudicator.core.values import shown
     raise UsageError(f"{VARIABLE} is '{shown(raw)}', which is no allocator this command knows",
-                     hint="set it to `system` to keep the C library's malloc, or to `jemalloc` (or unset it) "
-                          "for jemalloc where the machine has it")
+                     hint="set it to `system` to keep the C library's malloc, or unset it for mimalloc "
+                          "(clingo's allocations, where the package or the machine has it)")
 
 
-def this_command() -> list[str]:
-    """The command line that starts this command again, importing the same package: `python -m
-    adjudicator ...` when it was started so (the same folders first on the module path), else the
-    script that started it (the console script: its own folder first). `-m adjudicator` from a
-    console script would put the current folder first instead, and in a checkout of the repository
-    import the source tree in place of the installed package."""
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None and spec.name in ("adjudicator.__main__", "adjudicator"):
-        return [sys.executable, "-m", "adjudicator", *sys.argv[1:]]
-    return [sys.executable, sys.argv[0], *sys.argv[1:]]
-
-
-def restart_with_jemalloc(argv: list[str]) -> None:
-    """Start this process again as `argv` (os.execve: the same process, `argv[0]` the program)
-    with jemalloc preloaded, when the machine has it, it is not in use already, and
-    ADJUDICATOR_MALLOC does not say "system". Returns only when it does not: then the command goes
-    on as it is. Called again in the process started (it returns at once), it gives LD_PRELOAD back
-    its value from before, so that no program this one starts is given jemalloc unasked."""
-    if _STARTED in os.environ:
-        was = os.environ.pop(_STARTED)
-        if was:
-            os.environ["LD_PRELOAD"] = was
-        else:
-            os.environ.pop("LD_PRELOAD", None)
-        return
-    if setting() == "system" or in_use() == "jemalloc":
-        return
-    library = jemalloc_library()
-    if library is None:
-        return
-    env = dict(os.environ)
-    env[_STARTED] = env.get("LD_PRELOAD", "")
-    env["LD_PRELOAD"] = " ".join(x for x in (library, env[_STARTED]) if x)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os.execve(argv[0], argv, env)
-    except OSError:
-        return                      # (could not start again: go on with the C library's malloc)
+def check_setting() -> None:
+    """Before a long run (`serve`, a command on many files): ADJUDICATOR_MALLOC checked, a value that
+    is no allocator refused (UsageError, exit 2: setting). Such a run once started again with
+    jemalloc preloaded; it no longer does (mimalloc, loaded in-process, rules as fast: the module's
+    docstring)."""
+    setting()
 
 
 # The cyclic garbage collector's thresholds for a process that rules incident after incident

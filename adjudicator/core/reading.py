@@ -6,7 +6,8 @@ and MAX_TRIES answers in a row that cannot be read stop it too (exit 2). A file 
 answers must be a regular file, and a file to write a regular file or a new one: a FIFO would
 wait for ever, a device (/dev/zero) never end. A file read is opened without blocking and checked
 again on what was opened; a file written is written beside its place and then put there
-(write_replacing), its folder checked to take a new file before any question.
+(write_replacing), its folder checked to take a new file before any question; a link on its way
+is followed, and a file there replaced, only where another user cannot have put it (followed).
 """
 from __future__ import annotations
 
@@ -119,25 +120,118 @@ def _kind(mode: int) -> str:
             else "a device or a socket")
 
 
+# --- links and files of other users --------------------------------------------------------------
+# In a folder others may write (mode 1777: /tmp, /var/tmp, a shared folder), anyone can put a link
+# where the user will write, naming a file of the user's (~/.bashrc), or a file of their own: a
+# write that follows the link replaces the user's file, or fills theirs. So a file to write (`ask
+# --save`, the quiz's sheets, the quiz's progress database) is found by walking its path one name
+# at a time (os.lstat, os.readlink), as careful tools in shared folders do, and the kernel's
+# protected_symlinks and protected_regular settings where they are on:
+# - a link on the way is followed only when it belongs to the user, or, out of a folder others may
+#   write, to that folder's owner (the kernel's rule: a folder's owner may put links in it);
+# - the file named itself, when it is a link, only when the link belongs to the user and so does
+#   the file it names (where that file exists);
+# - a file there, reached without a link, is replaced only when it is the user's, or the folder is
+#   not one others may write.
+# The file is then written beside the place found and put there (os.replace, which never follows a
+# link put at the last moment: it replaces the link).
+
+MAX_LINKS = 40              # links followed on one path (the kernel's own limit)
+
+
+def _others_write(st: os.stat_result) -> bool:
+    return bool(st.st_mode & stat.S_IWOTH)
+
+
+def _uid() -> int | None:
+    return os.getuid() if hasattr(os, "getuid") else None
+
+
+def followed(path: str, refuse: Refuse) -> str:
+    """The place the file `path` names, its links followed where they may be (the rules above), as
+    an absolute path whose every folder is the real one; the refusal of a link or a file that may
+    not be. A name not there yet ends the walk: the rest is the place, as written."""
+    uid = _uid()
+    todo = [n for n in os.path.abspath(path).split(os.sep) if n]
+    here, links = os.sep, 0
+    while todo:
+        name = todo.pop(0)
+        if name == ".":
+            continue
+        if name == "..":
+            here = os.path.dirname(here)
+            continue
+        place = os.path.join(here, name)
+        try:
+            st = os.lstat(place)
+        except (OSError, ValueError):
+            return os.path.join(place, *todo)           # (not there: checked as a new file by the caller)
+        if not stat.S_ISLNK(st.st_mode):
+            here = place
+            continue
+        links += 1
+        if links > MAX_LINKS:
+            raise refuse(f"cannot be used (more than {MAX_LINKS} links on its way)")
+        if uid is not None and st.st_uid != uid:
+            if not todo:
+                raise refuse(f"is a link that belongs to another user (uid {st.st_uid}): it is not followed")
+            folder = os.lstat(here)
+            if _others_write(folder) and st.st_uid != folder.st_uid:
+                raise refuse(f"passes through a link that another user (uid {st.st_uid}) put in a folder others "
+                             f"can write ({path_shown(place)}): it is not followed")
+        target = os.readlink(place)
+        if not todo and uid is not None:         # (the link is the file named: its target must be the user's)
+            _target_is_the_users(os.path.join(here, target), refuse, uid)
+        if os.path.isabs(target):
+            here = os.sep
+        todo = [n for n in target.split(os.sep) if n] + todo
+    return here
+
+
+def _target_is_the_users(final: str, refuse: Refuse, uid: int) -> None:
+    try:
+        st = os.stat(final)
+    except (OSError, ValueError):
+        return
+    if st.st_uid != uid:
+        raise refuse(f"is a link to a file that belongs to another user (uid {st.st_uid}): it is not followed")
+
+
+def _check_owner(place: str, st: os.stat_result, refuse: Refuse) -> None:
+    """A file found at `place` (not through a link) that belongs to another user, in a folder
+    others may write, is not the user's to replace (protected_regular)."""
+    uid = _uid()
+    if uid is None or st.st_uid == uid:
+        return
+    try:
+        folder = os.stat(os.path.dirname(place) or ".")
+    except OSError:
+        return
+    if _others_write(folder) and st.st_uid != folder.st_uid:
+        raise refuse(f"belongs to another user (uid {st.st_uid}), in a folder others can write: it is not replaced")
+
+
 def check_writable(path: str, refuse: Refuse) -> None:
     """A file to write must be a regular file or a new one in a folder that exists: a FIFO (which
     would wait for a reader for ever), a device or a folder is refused; so is a path of nothing but
     spaces, which names no file (`ask --save ''` was found writable: its folder '.' exists)."""
     if not path.strip():
         raise refuse("names no file")
+    place = followed(path, refuse)
     try:
-        st = os.stat(path)
+        st = os.stat(place)
     except FileNotFoundError:
-        if not os.path.isdir(os.path.dirname(path) or "."):
+        if not os.path.isdir(os.path.dirname(place) or "."):
             raise refuse("cannot be written (its folder does not exist)") from None
-        _probe(path, refuse)
+        _probe(place, refuse)
         return
     except (OSError, ValueError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else "not a usable path"
         raise refuse(f"cannot be used ({why.lower()})") from None
     if not stat.S_ISREG(st.st_mode):
         raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
-    _probe(path, refuse)
+    _check_owner(place, st, refuse)
+    _probe(place, refuse)
 
 
 def _probe(path: str, refuse: Refuse) -> None:
@@ -145,7 +239,7 @@ def _probe(path: str, refuse: Refuse) -> None:
     folder takes a new file is checked now, before any question, by making one and removing it. A
     folder that takes none (/proc/sys/kernel, where `hostname` is a regular file whose writing
     changes the machine's name; a read-only disk) is refused here, not after the interview."""
-    fd, name = _new_file_beside(os.path.realpath(path), refuse)
+    fd, name = _new_file_beside(path, refuse)
     os.close(fd)
     os.unlink(name)
 
@@ -168,14 +262,17 @@ def write_replacing(path: str, text: str, refuse: Refuse) -> None:
     (no space left on device)"), never as standard output's; and a file that is not a plain file
     though it looks like one (/proc/version, /proc/sys/kernel/hostname) is never written into. A link
     is followed: the file it names is replaced, the link kept. Nothing blocks (a FIFO put there since
-    the check is replaced, never opened)."""
-    target = os.path.realpath(path)
+    the check is replaced, never opened). A link, and a file of another user, are followed and
+    replaced only as `followed` allows (a link another user planted in a shared folder is not)."""
+    target = followed(path, refuse)
     try:
-        st = os.stat(target)
+        st = os.lstat(target)
     except OSError:
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise refuse(f"is not a regular file ({_kind(st.st_mode)})")
+    if st is not None:
+        _check_owner(target, st, refuse)
     fd, tmp = _new_file_beside(target, refuse)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:

@@ -13,10 +13,11 @@ those alone.
 A file is named by a digest of everything it was made from: clingo's and Python's versions (it is
 in Python's `marshal` format), the code of the modules that make it (_MAKERS) and the name and text
 of every rule file of the code. So a changed rule file, another clingo or a changed way of reading
-the rules is another name, and a file never answers for rules it was not made from. The digest
-is cache.named's (CRC-32 and Adler-32 of those bytes, and their length: against an edit, not an
-adversary, who could as well write the folder; hashlib would add 6 ms to every call for its
-import alone). A file that cannot be read back whole is made again. (Two installs of different versions, say a
+the rules is another name, and a file never answers for rules it was not made from (the name is
+cache.named's: CRC-32 and Adler-32 of those bytes, and their length). What the file holds is
+checked against its own digest before any of it is used (cache.kept): a file that fails, or is
+not a regular file of the user's, is set aside, said in one line on standard error, and made
+again; the ruling is the one the rule files give. (Two installs of different versions, say a
 checkout and a release, replace each other's file for a code: each makes it again, once, when it is
 next used after the other.)
 """
@@ -61,9 +62,20 @@ def load(code: str, parts) -> tuple[list[bytes], bytes, bytes] | None:
     return kept[:-2], kept[-2], kept[-1]
 
 
+# The files made when the package was built (a wheel: setup.py runs `python -m
+# adjudicator.core.rulecache FOLDER`), shipped in it: a code's first ruling after an install finds
+# its rules read already. Looked for when the cache folder has none of the name sought: the same
+# name, so only for exactly these rules, this clingo, this way of reading them.
+SHIPPED = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kept")
+
+
 def _read(path: str):
-    """What a kept file holds, or None when it is absent, cut short or not ours (then made again)."""
-    return cache.kept(path)
+    """What the kept file holds (the cache folder's, else the package's of that name), or None
+    when there is none or it failed a check (then made again)."""
+    kept = cache.kept(path)
+    if kept is None:
+        kept = cache.kept(os.path.join(SHIPPED, os.path.basename(path)), shipped=True)
+    return kept
 
 
 def entry(kept: bytes) -> tuple | None:
@@ -114,8 +126,9 @@ def save(code: str, parts, entries: list[tuple], selector: tuple, templates: dic
     """Keep the entries for these rules, the code's selector ((rules a part, state)) and its
     sentence templates, and forget those kept for the code's earlier rules. Whatever stops it (a
     full disk, a folder taken away) only means the next call reads the rules itself."""
-    _write(_path(code, parts), [marshal.dumps(e) for e in entries] + [marshal.dumps(_shared(selector, {})),
-                                                                      marshal.dumps(templates)],
+    v = cache.MARSHAL
+    _write(_path(code, parts), [marshal.dumps(e, v) for e in entries] + [marshal.dumps(_shared(selector, {}), v),
+                                                                         marshal.dumps(templates, v)],
            f"{_PREFIX}{code}-")
 
 
@@ -160,3 +173,21 @@ def save_batch(code: str, parts, texts: list[list[str]]) -> None:
     next process tags the rules itself."""
     if writable():
         _write(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS), texts, f"{_BATCH_PREFIX}{code}-")
+
+
+def ship(folder: str) -> list[str]:
+    """Make in `folder` the file of every code's rules (and the games' table), as the cache folder
+    keeps them: what a wheel ships (setup.py). Returns the names made."""
+    os.environ[cache.ENV] = os.path.abspath(folder)
+    from adjudicator.core import engine, registry
+    registry._data()
+    for code in sorted({c["code"] for c in registry.all_codes() if c.get("rules")}):
+        if not engine.program(code).cached:
+            raise SystemExit(f"the rules of {code} could not be kept in {folder}")
+    return sorted(os.listdir(folder))
+
+
+if __name__ == "__main__":
+    import sys
+    made = ship(sys.argv[1])
+    print(f"kept the rules of {sum(n.startswith(_PREFIX) for n in made)} codes in {sys.argv[1]}")

@@ -3,8 +3,9 @@
 The index is built on first use from the law files (rules/*/laws.yaml, every code in
 rules/codes.yaml), rules/topics.yaml and rules/synonyms.yaml, and kept in the user's cache
 directory under a name holding a hash of those files: when any of them changes, the next search
-builds a new index (and removes the old). When the cache cannot be written the index is built in
-memory for the one command. Nothing binary is committed.
+builds a new index (and removes the old). It is read back only once its digest is checked
+(adjudicator/core/cache.py: a damaged index is set aside and built again). When the cache cannot be
+written the index is built in memory for the one command. Nothing binary is committed.
 
 One row per law: its section, text (with its clauses), our summary, the exceptions inserted for
 other games, and the words of the topics it is filed under (rules/topics.yaml). The porter
@@ -130,43 +131,38 @@ def build(conn) -> None:
     conn.execute("CREATE TABLE meta (key TEXT)")
 
 
+# The index is kept as the bytes of an SQLite database (Connection.serialize), sealed with their
+# digest in a kept file (adjudicator/core/cache.py), and read back into memory (deserialize) once
+# the digest is checked: never a file SQLite opens itself, which a FIFO would hang, and whose pages
+# it would trust. (Python 3.10 has no deserialize: the index is built in memory for each command.)
+_SERIALIZES = hasattr(sqlite3.Connection, "deserialize")
+
+
 def connect(rebuild: bool = False) -> tuple[sqlite3.Connection, dict]:
     """The index, built if need be. Returns the connection and how it was had (for --json)."""
     import time
-    key = _key()
-    folder = cache.folder()
-    path = os.path.join(folder, f"laws-{key}.sqlite")
+    path = os.path.join(cache.folder(), f"laws-{_key()}.index")
     info = {"index": path, "built": False}
-    if os.path.exists(path) and not rebuild:
-        try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            conn.execute("SELECT count(*) FROM meta").fetchone()
-            _temp_tables(conn)
-            return conn, info
-        except sqlite3.Error:
-            pass
+    if _SERIALIZES and not rebuild:
+        kept = cache.read_checked(path)
+        if kept is not None:
+            conn = sqlite3.connect(":memory:")
+            try:
+                conn.deserialize(kept)
+                conn.execute("SELECT count(*) FROM meta").fetchone()
+                _temp_tables(conn)
+                return conn, info
+            except sqlite3.Error as e:      # (its digest matched: only another SQLite's file)
+                conn.close()
+                cache.set_aside(path, f"it is no index this SQLite reads ({e})")
     t0 = time.perf_counter()
-    try:
-        os.makedirs(folder, exist_ok=True)
-        import tempfile
-        fd, tmp = tempfile.mkstemp(prefix=".laws-", suffix=".tmp", dir=folder)
-        os.close(fd)
-        try:
-            conn = sqlite3.connect(tmp)
-            build(conn)
-            conn.commit()
-            conn.close()
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-        cache.forget_older(path, "laws-", ".sqlite")     # indexes of files that have since changed
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        _temp_tables(conn)
-    except (OSError, sqlite3.Error):
-        conn = sqlite3.connect(":memory:")      # the cache cannot be written: build for this run
-        build(conn)
-        info["index"] = ":memory:"
+    conn = sqlite3.connect(":memory:")
+    build(conn)
+    conn.commit()
+    if not (_SERIALIZES and cache.keep_bytes(path, conn.serialize(), "laws-", ".index")):
+        info["index"] = ":memory:"      # the cache cannot be written: built for this run
+    else:
+        cache.forget_older(path, "laws-", ".sqlite")     # (the index as it was kept before: an SQLite file)
     info["built"] = True
     info["build_ms"] = round((time.perf_counter() - t0) * 1000, 1)
     return conn, info

@@ -7,6 +7,13 @@ the library's own JSON. A file that is not a readable progress database is never
 renamed aside with a timestamp, the user is told where, and a fresh one is started. A valid SQLite
 file with a row the quiz cannot read (topics that are not JSON, a card the scheduler cannot read)
 is such a file: every row is checked on opening, so no reading of it later fails on one.
+
+A file that is not the quiz's own is never written: a valid SQLite file that holds tables the quiz
+did not make (another program's database, which a link may name), or a `meta` table of another
+layout or schema, is refused, exit 2, and left byte for byte as it was (it is looked at read-only
+first). And the file is found as a file to write is (adjudicator/core/reading.py, `followed`): a
+link another user planted in a shared data folder is not followed, and the file is then opened
+without following a link (SQLite's `nofollow`).
 """
 from __future__ import annotations
 
@@ -22,15 +29,24 @@ ENV = "ADJUDICATOR_DATA_DIR"
 FILE = "progress.sqlite3"
 BUSY_SECONDS = 5.0        # how long an open waits for another process writing the file (SQLite's busy timeout)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS answers (
+_TABLES = {
+    "meta": "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "answers": """CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY, qid TEXT NOT NULL, at TEXT NOT NULL, right INTEGER NOT NULL,
-    said TEXT NOT NULL, code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS cards (
+    said TEXT NOT NULL, code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL)""",
+    "cards": """CREATE TABLE IF NOT EXISTS cards (
     qid TEXT PRIMARY KEY, card TEXT NOT NULL, due TEXT NOT NULL, missed INTEGER NOT NULL,
-    code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL);
-"""
+    code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL)""",
+}
+# What each of the quiz's tables has (its columns, in order): a table of the same name with others is
+# another program's.
+_COLUMNS = {"meta": ["key", "value"],
+            "answers": ["id", "qid", "at", "right", "said", "code", "kind", "topics"],
+            "cards": ["qid", "card", "due", "missed", "code", "kind", "topics"]}
+
+
+class NotOurs(Exception):
+    """A sound SQLite file that is not the quiz's progress database: why, in words."""
 
 
 def data_dir() -> str:
@@ -90,6 +106,40 @@ def _check_rows(db: sqlite3.Connection) -> None:
             bad("cards", rowid, "its schedule is not one the FSRS scheduler can read")
 
 
+def _whose(db: sqlite3.Connection) -> bool:
+    """Whether a sound SQLite file, opened read-only, is a new one (nothing in it: the quiz makes its
+    tables); False when it is the quiz's own (its tables, its `meta` saying its schema); NotOurs when
+    it holds anything else: a table, a view, a trigger or an index the quiz did not make, or a
+    `meta` of another layout, of no schema, or of another schema's version."""
+    objects = db.execute("SELECT type, name, tbl_name FROM sqlite_master").fetchall()
+    if not objects:
+        return True
+    theirs = sorted({name for kind, name, table in objects
+                     if not (kind == "table" and name in _TABLES)
+                     and not (kind == "index" and name.startswith("sqlite_autoindex_") and table in _TABLES)})
+    if theirs:
+        return _not_ours(f"it holds the table{'s' if len(theirs) > 1 else ''} {', '.join(theirs)}" if all(
+            kind == "table" for kind, name, _ in objects if name in theirs) else
+            f"it holds {', '.join(theirs)}, which the quiz did not make")
+    tables = {name for kind, name, _ in objects if kind == "table"}
+    for table in sorted(tables):
+        columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
+        if columns != _COLUMNS[table]:
+            return _not_ours(f"its table {table} has the columns {', '.join(columns)}")
+    if "meta" not in tables:
+        return _not_ours("it has no table meta saying it is the quiz's")
+    row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    if row is None:
+        return _not_ours("its table meta says no schema")
+    if row[0] != str(SCHEMA_VERSION):
+        return _not_ours(f"its schema is version {safe(row[0], 20)}, and this quiz reads version {SCHEMA_VERSION}")
+    return False
+
+
+def _not_ours(why: str):
+    raise NotOurs(why)
+
+
 def _busy(e: Exception) -> bool:
     """SQLite's "database is locked" or "busy": another process holds the file (another quiz, the web
     page's quiz, a backup) for longer than the connection waits. The file is sound."""
@@ -135,8 +185,24 @@ class Store:
             # never opened, never moved aside as a damaged file
             raise UsageError(f"the progress file {safe(self.path)} is not a regular file",
                              hint=f"move it away, or set {ENV} to another folder") from None
+        from adjudicator.core import reading
+
+        def refuse(what: str):
+            return UsageError(f"the progress file {safe(self.path)} {what}",
+                              hint=f"move it away, or set {ENV} to another folder")
+        self.place = reading.followed(self.path, refuse)     # (a link another user planted: refused)
+        try:
+            st = os.lstat(self.place)
+        except OSError:
+            st = None
+        if st is not None:
+            reading._check_owner(self.place, st, refuse)
         try:
             self.db = self._open()
+        except NotOurs as e:
+            raise UsageError(f"the progress file {safe(self.path)} is not the quiz's progress database ({e}); "
+                             "it is left as it is",
+                             hint=f"move it away, or set {ENV} to another folder") from None
         except sqlite3.DatabaseError as e:
             if _busy(e):            # a sound file another program is writing: never moved aside
                 raise self._in_use(e) from None
@@ -165,19 +231,32 @@ class Store:
         return UsageError(f"the progress file {safe(self.path)} cannot be used ({safe(e, 120)})",
                           hint=f"free some space or make the file writable, or set {ENV} to a folder you can write to")
 
+    def _uri(self, mode: str) -> str:
+        """The file as SQLite is told to open it: by its place (the links followed, as allowed),
+        never through a link (nofollow), in `mode` (ro, rw, rwc)."""
+        from urllib.request import pathname2url
+        return f"file:{pathname2url(self.place)}?mode={mode}&nofollow=1"
+
     def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=BUSY_SECONDS)
+        """The progress database, checked (quick_check), ours (_whose: else NotOurs, before a byte
+        of it is written), its tables made when it is new, every row readable."""
+        new = not os.path.exists(self.place) or os.path.getsize(self.place) == 0
+        if not new:
+            look = sqlite3.connect(self._uri("ro"), uri=True, timeout=BUSY_SECONDS)
+            try:
+                ok = look.execute("PRAGMA quick_check").fetchone()
+                if not ok or ok[0] != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check: {ok[0] if ok else 'no answer'}")
+                new = _whose(look)
+            finally:
+                look.close()
+        db = sqlite3.connect(self._uri("rwc"), uri=True, timeout=BUSY_SECONDS)
         try:
-            ok = db.execute("PRAGMA quick_check").fetchone()
-            if not ok or ok[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check: {ok[0] if ok else 'no answer'}")
-            db.executescript(_SCHEMA)
-            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-                db.commit()
-            elif row[0] != str(SCHEMA_VERSION):
-                raise sqlite3.DatabaseError(f"schema version {row[0]}, expected {SCHEMA_VERSION}")
+            if new:
+                with db:
+                    for table in _TABLES.values():
+                        db.execute(table)
+                    db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             _check_rows(db)
         except sqlite3.DatabaseError:
             db.close()

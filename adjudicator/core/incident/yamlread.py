@@ -306,9 +306,43 @@ def _path_named(path: str) -> str:
     return shown if path == path.strip() else f"'{shown}'"
 
 
+# Folders of the system's own files: a file there (/etc/shadow, /proc/self/status), or reached
+# through a link into them, is no incident a user wrote, and a refusal of it quotes none of it.
+SYSTEM_FOLDERS = ("/etc", "/proc", "/sys", "/dev", "/boot", "/run", "/var", "/usr", "/lib", "/lib32", "/lib64",
+                  "/libx32", "/bin", "/sbin", "/root", "/srv", "/snap")
+NOT_SYSTEM = ("/var/tmp",)       # (anyone's: a user's incident may be there)
+
+
+def _system_file(path: str, st) -> str | None:
+    """What a file is, in words, when it is a system file or another user's private one (whose
+    content a refusal must not quote); else None. A system file: its real place is in one of the
+    SYSTEM_FOLDERS (and not in the user's home, /root for root); another user's private file: one
+    others may not read, of another user (root reads it all the same)."""
+    import os
+    import stat
+    real = os.path.realpath(path)
+    home = os.path.realpath(os.path.expanduser("~"))
+    inside = lambda folder: real == folder or real.startswith(folder.rstrip("/") + "/")   # noqa: E731
+    if any(inside(f) for f in SYSTEM_FOLDERS) and not any(inside(f) for f in NOT_SYSTEM) and not inside(home):
+        from adjudicator.core.reading import path_shown
+        if os.path.islink(path):            # (named as `ls -l` shows the link: what it says it names)
+            return f"a link to {path_shown(os.readlink(path), 60)}, a system file"
+        return f"a system file ({path_shown(real, 60)})"
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    if uid is not None and st.st_uid != uid and not st.st_mode & stat.S_IROTH:
+        return f"a private file of another user (uid {st.st_uid})"
+    return None
+
+
 def _read_file(path: str, name: str) -> bytes:
     """A regular file's bytes. Opened without blocking and checked with fstat before any read:
     a FIFO, a device (/dev/zero, /dev/urandom, a terminal) or a directory is refused at once."""
+    return _read_file_and_kind(path, name)[0]
+
+
+def _read_file_and_kind(path: str, name: str) -> tuple[bytes, str | None]:
+    """_read_file's bytes, and what the file is when it is a system file or another user's private
+    one (_system_file), else None."""
     import os
     import stat
     try:
@@ -338,6 +372,7 @@ def _read_file(path: str, name: str) -> bytes:
         if st.st_size > MAX_BYTES:
             raise InputError(f"the file is {st.st_size:,} bytes; an incident is at most {MAX_BYTES:,}", name,
                              hint="is this the right file?")
+        kind = _system_file(path, st)
         chunks, left = [], MAX_BYTES + 1
         while left > 0:
             try:
@@ -349,9 +384,26 @@ def _read_file(path: str, name: str) -> bytes:
                 break
             chunks.append(chunk)
             left -= len(chunk)
-        return b"".join(chunks)
+        return b"".join(chunks), kind
     finally:
         os.close(fd)
+
+
+def _only_an_incident(data: bytes, name: str, kind: str) -> str:
+    """A system file's or another user's private file's text when it reads as an incident (a mapping
+    with an incident's keys: it is one, wherever it lies); else the refusal that names the file and
+    what it is, and quotes nothing of it (/etc/shadow through a link: its first line was quoted back,
+    "root:*:20228:...: nothing is written after the colon")."""
+    refusal = InputError(f"this is {kind}, not an incident: nothing of it is shown", name,
+                         hint="give the path of the incident file itself")
+    try:
+        text = data.decode("utf-8")
+        root = load_text(text, name) if "\x00" not in text else None
+    except (InputError, UnicodeDecodeError):
+        raise refusal from None
+    if root is None or not isinstance(root.value, dict) or not any(k in schema.TOP_KEYS for k in root.value):
+        raise refusal
+    return _checked_text(data, name)
 
 
 def read_source(path: str, stdin_text: str | bytes | None = None, name: str | None = None) -> tuple[str, str]:
@@ -367,7 +419,14 @@ def read_source(path: str, stdin_text: str | bytes | None = None, name: str | No
             raise InputError("an empty argument names no incident file", "adjudicator",
                              hint="give the incident file's path (or '-' to read standard input)")
         name = safe(path) if path == path.strip() else f"'{safe(path)}'"
-        data = _read_file(path, _path_named(path))
+        data, kind = _read_file_and_kind(path, _path_named(path))
+        if kind is not None:
+            return _only_an_incident(data, name, kind), name
+    return _checked_text(data, name), name
+
+
+def _checked_text(data: bytes, name: str) -> str:
+    """The incident's bytes as text: at most MAX_BYTES, UTF-8, no NUL byte (each refused with its line)."""
     if len(data) > MAX_BYTES:
         raise InputError(f"the input is over {MAX_BYTES:,} bytes; an incident is at most {MAX_BYTES:,}", name,
                          hint="is this the right file?")
@@ -390,5 +449,5 @@ def read_source(path: str, stdin_text: str | bytes | None = None, name: str | No
         line, col = _byte_pos(data, e.start)
         raise InputError(f"this is not UTF-8 text (byte {data[e.start]:#04x})", name, line, col,
                          "save the file as UTF-8")
-    return text, name
+    return text
 
