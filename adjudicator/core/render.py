@@ -163,17 +163,22 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
     # 2. what happens now: what follows of itself, what was done, the score
     now = [r for r in real if r["status"] in ("applies", "done", "exacted")]
     told = []
-    for r in now[:2]:
+    seen_now: set[str] = set()
+    for r in now:
+        if r["text"] in seen_now:           # (the same consequence of two offences: said once)
+            continue
+        seen_now.add(r["text"])
+        if len(told) == 2:
+            told.append("more follow (below)")
+            break
         text = r["text"]
         if r["status"] == "exacted":
-            text += f" ({_names(r['exacted_by'], players, game)} exacted it)"
+            text += f"; {_names(r['exacted_by'], players, game)} exacted it"
         elif r["status"] == "done":
-            text += " (done)"
+            text += "; it is done"
         told.append(mid_sentence(text, players.values()) if told else text)
     scores = [f["text"] for f in sorted(outcomes, key=lambda f: OUTCOME_FINDINGS.index(f["finding"].split("(")[0]))[:2]]
     told += [x if not told else mid_sentence(x, players.values()) for x in scores if x not in told]
-    if len(now) > 2:
-        told.append(f"{len(now) - 2} more {'follows' if len(now) == 3 else 'follow'} (below)")
     if told:
         out.append(_end("; ".join(told) + _laws_in(_law_set(now[:2]))))
     # 3. who chooses, and between what
