@@ -209,7 +209,7 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
     if "cases" in links:
         cases = links["cases"]
         lines += _listing("Cases" if not cases else f"Cases exercising it ({len(cases)})", cases,
-                          "not available (installed package).", "none exercise it.", None)
+                          "not available (no folder of cases found).", "none exercise it.", None)
         if cases:
             folder = None
             for c in cases[:CASES_SHOWN]:

@@ -70,13 +70,14 @@ class Question:
 # --- the bank -----------------------------------------------------------------------------------
 
 def bank_dir() -> str:
-    """The bundled cases: the checkout's cases/ (the package ships no copy of them)."""
+    """The bundled cases (lookup/laws.py `cases_dir`): the checkout's cases/, or the copy the
+    installed package ships; or the folder ADJUDICATOR_CASES names."""
     from adjudicator.lookup import laws
     d = laws.cases_dir()
     if not d:
         raise InputError("no case files found to draw questions from", file="adjudicator quiz",
-                         hint="run from a checkout of the adjudicator (its cases/ folder is the question bank), "
-                         "or name that folder in ADJUDICATOR_CASES")
+                         hint="ADJUDICATOR_CASES names no folder: name a folder of case files in it, or unset it "
+                              "(the package's own cases are then the question bank)")
     return d
 
 
@@ -585,8 +586,8 @@ def draw(n: int, seed: int | None = None, code=None, topic=None, law=None, kind=
     if not files:         # (an empty folder named by ADJUDICATOR_CASES was "no question fits these filters")
         raise InputError(f"no case files found to draw questions from in '{reading.path_shown(root)}'",
                          file="adjudicator quiz",
-                         hint="the question bank is a checkout's cases/ folder, of case files whose facts are "
-                              "all known: name one in ADJUDICATOR_CASES, or unset it in a checkout")
+                         hint="the question bank is a folder of case files whose facts are all known: name one "
+                              "in ADJUDICATOR_CASES, or unset it (the package's own cases are then the bank)")
     rng.shuffle(files)
     tl = None
     if topic:
