@@ -24,6 +24,8 @@ ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "se
 
 # One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
 # every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
+ONE_ARRIVES = "{players} comes into the room[{other-table?}, having played at another table]" \
+              "[{still-belong?}, and still belonging to it]"
 TALON_WORDS = {"turned": "the card turned up", "hidden": "the card under the one turned up"}
 PHRASES: dict[str, str | tuple[str, ...]] = {
     "arrive": "{players} come into the room together[{other-table?}, having played at another table]"
@@ -309,6 +311,8 @@ class Narrator:
             if dealing:
                 words["by"] = self.seat(dealing)
         phrases = PHRASES.get(ev.name) or ()
+        if ev.name == "arrive" and len(ev.fields.get("players") or ()) == 1:    # one comer: not "Gray come ... together"
+            phrases = ONE_ARRIVES
         text = None
         for phrase in (phrases,) if isinstance(phrases, str) else phrases:
             text = self._fill(phrase, words, flags)
@@ -416,8 +420,17 @@ class Narrator:
         return f"{self.seat(bid['by'])} bids {words} and plays alone against the other three"
 
     def tell(self) -> str:
-        """The whole account: the setting, then each event in order, as one paragraph."""
-        return " ".join(self.setting() + [self.event(ev) for ev in self.inc.events])
+        """The whole account: the setting, then each event in order, as one paragraph. An event told
+        in the very words of the one before is told as done again ("Ames cuts the pack. Ames cuts the
+        pack again."), not twice over as if the account had been copied twice."""
+        told: list[str] = []
+        before = None
+        for ev in self.inc.events:
+            sentence = self.event(ev)
+            said = sentence[:-1] + " again." if sentence == before and sentence.endswith(".") else sentence
+            before = sentence
+            told.append(said)
+        return " ".join(self.setting() + told)
 
 
 def names_of(inc: Incident) -> tuple[str, ...]:
