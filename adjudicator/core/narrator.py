@@ -24,6 +24,19 @@ ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "se
 
 # One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
 # every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
+# A remedy's words in a story: its sentence in rules/remedies.yaml, without the bracket naming its
+# game or law ("(piquet, law 52)").
+_REMEDY_TAG = re.compile(r"\s*\((?=[^()]*\b(?:law|laws|rule|rules|piquet|poker|loo|Boston|Solo Whist|Cayenne|"
+                         r"Misère Partout|declaring|playing|betting\.stood|a ruling, never demanded)\b)[^()]*\)")
+
+
+def remedy_words(rid: str) -> str:
+    text = registry.remedies().get(rid)
+    if not text:
+        return str(rid).replace("-", " ")
+    return re.sub(r";\s*the burden says who pays$", "", _REMEDY_TAG.sub("", text)).strip()
+
+
 ONE_ARRIVES = "{players} comes into the room[{other-table?}, having played at another table]" \
               "[{still-belong?}, and still belonging to it]"
 TALON_WORDS = {"turned": "the card turned up", "hidden": "the card under the one turned up"}
@@ -247,8 +260,8 @@ class Narrator:
             return ORDINAL[n] if 0 < n < len(ORDINAL) else f"number {n}"
         if type_ == "names":
             return _and([str(x) for x in v])
-        if type_ == "remedy":
-            return f"\u201c{v}\u201d"
+        if type_ == "remedy":          # in words, not its id: "demands “a new deal”", not "“new-deal”"
+            return f"\u201c{remedy_words(v)}\u201d"
         if type_ == "bool":
             return "yes" if v else "no"
         if type_ == "side-scores":         # (each seat's own, at a table with no fixed sides)
