@@ -424,9 +424,11 @@ def law(ctx, code_or_game, number, as_json):
 @click.option("--code", "code_given", shell_complete=_complete_codes, help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
               "stands for its default code).")
 @click.option("--limit", default=10, show_default=True, type=Whole(1, 500), help="How many laws to show.")
+@click.option("--page", default=1, show_default=True, type=Whole(1, 10000),
+              help="Which page of results: the laws after the first LIMIT x (PAGE - 1).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
-def search(ctx, words, code_given, limit, as_json):
+def search(ctx, words, code_given, limit, page, as_json):
     """Find the laws of every code on WORDS, best first, with the words found in context.
 
     Plain words do: `adjudicator search card dropped on the floor`. Inflections and old
@@ -435,7 +437,7 @@ def search(ctx, words, code_given, limit, as_json):
     def go():
         import json
         from adjudicator import api
-        found = api.search(" ".join(words), code=code_given, limit=limit)
+        found = api.search(" ".join(words), code=code_given, limit=limit, offset=limit * (page - 1))
         if as_json:
             click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:

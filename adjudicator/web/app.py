@@ -407,12 +407,14 @@ async def search_page(request: Request):
     rows = await run_in_threadpool(service.codes)
     if not q:
         return page("search.html", title="Search the laws", q="", code=code, codes=rows, result=None)
+    from adjudicator.core import reading
+    page_no = reading.chosen_number(request.query_params.get("page", "1").strip(), 1, 10000) or 1
     try:
-        result = await run_in_threadpool(service.search, q, code or None, 10)
+        result = await run_in_threadpool(service.search, q, code or None, 10, 10 * (page_no - 1))
     except Refusal as r:
         return page("search.html", r.http_status, title="Search the laws", q=q, code=code, codes=rows,
                     result=None, error=r.detail)
-    return page("search.html", title=f"Search: {q}", q=q, code=code, codes=rows, result=result)
+    return page("search.html", title=f"Search: {q}", q=q, code=code, codes=rows, result=result, page_no=page_no)
 
 
 async def topic_page(request: Request):

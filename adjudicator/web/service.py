@@ -90,14 +90,15 @@ def law(code_or_game: str, number: str) -> dict:
     return _guarded(lambda: api.law(code_or_game, number).as_dict())
 
 
-def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
-    """`adjudicator search WORDS [--code CODE] [--limit N] --json`, the words given as one string."""
+def search(words: str, code_given: str | None = None, limit: int = 10, offset: int = 0) -> dict:
+    """`adjudicator search WORDS [--code CODE] [--limit N] [--page P] --json`, the words given as one
+    string (`offset`: the laws before the page)."""
     def go():
         if not words.split():
             raise InputError("give the words to search for", file="adjudicator search",
                              hint="e.g. `adjudicator search lead out of turn`")
         # the command takes the words as arguments and joins them with spaces
-        return api.search(" ".join(words.split()), code=code_given, limit=limit).as_dict()
+        return api.search(" ".join(words.split()), code=code_given, limit=limit, offset=offset).as_dict()
     return _guarded(go)
 
 
