@@ -991,6 +991,22 @@ def test_on_the_web_page_an_answer_teaches_its_grade_can_be_changed_and_the_whol
     assert web().post("/quiz/grade", data={"once": shown["once"], "rating": "4"}).status_code == 400   # not his
 
 
+def test_on_the_web_page_the_days_new_questions_are_limited_too(web):
+    from types import SimpleNamespace
+
+    from adjudicator.web import service
+    c = web()
+    c.get("/quiz/stats")
+    store = progress.Store(progress.person_path(service._kept_as(c.cookies[service.COOKIE])))
+    for k in range(quiz.NEW_PER_DAY):
+        store.record(SimpleNamespace(qid=f"x{k}#law", topics=[], code="american-1893", kind="law"), k % 2 == 0, "a")
+    store.close()
+    text = html.unescape(c.get("/quiz").text)
+    assert f"That is today's {quiz.NEW_PER_DAY} new questions done (the daily limit). 10 questions are due: " \
+           "review them. More new ones tomorrow." in text
+    assert 'name="answer"' not in text and "--new-per-day" not in text
+
+
 def test_on_the_web_page_every_form_that_changes_progress_carries_the_pages_token_field():
     """The pages' forms that record or change progress (an answer, a grade, a name) carry the field
     the base templates provide against cross-site forgery (`form_token()`, when defined)."""

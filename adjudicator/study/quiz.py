@@ -352,9 +352,13 @@ def questions_for(path: str, root: str | None = None, kinds=KINDS) -> list[Quest
                             prompt=prompt, options=options, keys=keys, answer=list(answer),
                             answer_text=_answer_text(options, keys, answer), laws=list(ids),
                             topics=topics_of(ids), story=story, many=kind in MANY, ruling_index=index,
-                            hint=hint, extra={**(extra or {}), "people": [list(p) for p in people]}))
+                            hint=hint, extra={**(extra or {}), "people": [list(p) for p in people],
+                                              "demanded": demanded}))
 
     once = [r["remedy"] for r in rulings]
+    # the remedies the story says were demanded or declined (a wrong choice then says why it is not had)
+    demanded = sorted({str(ev.fields.get("remedy")) for ev in inc.events
+                       if ev.name in ("demand", "decline") and ev.fields.get("remedy")})
 
     def single(r) -> bool:        # a remedy given once: "who may exact it" names one right
         return once.count(r["remedy"]) == 1
@@ -832,12 +836,18 @@ def feedback(q: Question, g: Grade) -> dict:
         for rid in [k for k in picked if k not in key]:
             x = live.get(rid)
             if x is not None and (x.get("status") == "lost" or rid == "no-remedy"):
-                why.append(f"Not {_quoted(remedy_sentence(rid))}: it is lost here. {x['text']}.")
+                why.append(f"Not {_quoted(remedy_sentence(rid))}: it is lost here (the ruling says why).")
             elif rid == "no-penalty":
                 why.append("Not \u201cno penalty\u201d: the law gives what follows.")
+            elif rid in (q.extra.get("demanded") or []) and any(x["remedy"] in NONE_REMEDIES for x in rulings):
+                why.append(f"Not {_quoted(remedy_sentence(rid))}: it was asked for, but the law does not give "
+                           "it here (the ruling says why).")
             else:
                 why.append(f"Not {_quoted(remedy_sentence(rid))}: the law gives nothing of the kind on these facts.")
-        about = [x for x in rulings if x["remedy"] in key]
+        wrong = set(picked) - set(key)
+        explain = {"no-remedy"} if wrong & set(q.extra.get("demanded") or []) else set()
+        about = [x for x in rulings if x["remedy"] in key or x["remedy"] in explain
+                 or (x["remedy"] in wrong and x.get("status") == "lost")]
     elif q.kind == "law":
         ids = _ids(q.code)
         for l in [k for k in picked if not any(_law_matches(k, a, ids) for a in key)]:
@@ -873,7 +883,7 @@ def feedback(q: Question, g: Grade) -> dict:
     return {"right": g.right, "answer": q.answer_text, "answer_plain": plain, "why": why,
             "chosen": ([_people_list([_name(q, k) for k in picked])] if q.kind == "who" and picked else
                        [_label(q, k) if q.kind != "law" else law_name(k) for k in picked]),
-            "about": [{"text": x["text"], "laws": list(x.get("laws") or []), "code_title": x.get("code_title")}
+            "about": [{"text": plainly(x["text"]), "laws": list(x.get("laws") or []), "code_title": x.get("code_title")}
                       for x in about],
             "laws": [(l, w) for l, w in words if w], "token": case_token(q.case)}
 
@@ -1246,22 +1256,24 @@ REVIEWS_PER_DAY = 200     # reviews a day (Anki's default)
 
 
 def allowance(store, n: int, review: bool, new_per_day: int = NEW_PER_DAY,
-              reviews_per_day: int = REVIEWS_PER_DAY) -> tuple[int, str | None]:
-    """How many of the n questions asked for today's limits still allow, and, when none, what to say."""
+              reviews_per_day: int = REVIEWS_PER_DAY, page: bool = False) -> tuple[int, str | None]:
+    """How many of the n questions asked for today's limits still allow, and, when none, what to say
+    (in the command's words, or the web page's: `page`)."""
     new, reviews = store.today()
     if review:
         left = reviews_per_day - reviews
         if left <= 0:
-            return 0, (f"That is today's {reviews_per_day} reviews done (the daily limit, --reviews-per-day). "
-                       "The rest keep until tomorrow.")
+            return 0, (f"That is today's {reviews_per_day} reviews done (the daily limit"
+                       + ("" if page else ", --reviews-per-day") + "). The rest keep until tomorrow.")
         return min(n, left), None
     left = new_per_day - new
     if left <= 0:
         due = len(store.review_ids())
-        then = (f" {due} question{' is' if due == 1 else 's are'} due: `adjudicator quiz --review` asks "
-                f"{'it' if due == 1 else 'them'}." if due else "")
-        return 0, (f"That is today's {new_per_day} new questions done (the daily limit, --new-per-day).{then} "
-                   "More new ones tomorrow.")
+        it = "it" if due == 1 else "them"
+        then = (f" {due} question{' is' if due == 1 else 's are'} due: "
+                + (f"review {it}." if page else f"`adjudicator quiz --review` asks {it}.") if due else "")
+        return 0, (f"That is today's {new_per_day} new questions done (the daily limit"
+                   + ("" if page else ", --new-per-day") + f").{then} More new ones tomorrow.")
     return min(n, left), None
 
 

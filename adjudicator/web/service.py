@@ -247,9 +247,9 @@ def quiz_draw(seed: int, code: str | None = None, topic: str | None = None, pers
         try:
             if store is not None:
                 notices = store.notices
-                n, said = quiz.allowance(store, 1, False)
+                n, said = quiz.allowance(store, 1, False, page=True)
                 if said:
-                    return None, said.replace("`adjudicator quiz --review` asks", "Review asks"), notices
+                    return None, said, notices
                 exclude = store.seen_ids()
         finally:
             if store is not None:
