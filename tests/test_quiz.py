@@ -129,6 +129,7 @@ def test_every_question_of_the_bank_is_an_examiners_and_is_graded_as_the_engine_
         elif q.kind == "law":
             r = rulings[q.ruling_index]
             assert q.answer == quiz.turning_laws(r) and set(q.answer) <= set(r["laws"])
+            assert r["because"] != ["nothing-incurred"]      # "nothing here is an irregularity": no law to ask
             for k in q.answer:      # the question does not name the law that answers it
                 assert not re.search(rf"(?i)\b(?:laws?|rules?|paragraphs?) (?:[\w.]+(?:, | and ))*{re.escape(k)}\b"
                                      rf"|\({re.escape(k)}\)", q.prompt), (q.qid, q.prompt)

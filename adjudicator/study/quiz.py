@@ -401,8 +401,8 @@ def questions_for(path: str, root: str | None = None, kinds=KINDS) -> list[Quest
     for i in order:
         r = rulings[i]
         key_laws = turning_laws(r)
-        if not key_laws or tuple(key_laws) in asked:
-            continue
+        if not key_laws or tuple(key_laws) in asked or r.get("because") == ["nothing-incurred"]:
+            continue        # ("nothing in this account is an irregularity": no law decides it, none to ask)
         choices = _law_choices(code, key_laws, rel, cited)
         if not choices:
             continue
