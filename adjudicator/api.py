@@ -131,6 +131,12 @@ class Ruling:
         return self._data.get("story")
 
     @property
+    def summary(self) -> tuple[str, ...]:
+        """The verdict: one to three sentences a player at the table acts on (what happens now, who
+        chooses and between what, the score), each with its laws."""
+        return tuple(self._data.get("summary", ()))
+
+    @property
     def rulings(self) -> tuple[Remedy, ...]:
         return tuple(Remedy._of(r) for r in self._data.get("rulings", ()))
 
@@ -163,11 +169,14 @@ class Ruling:
         from adjudicator.core import render
         if self.conditional:
             from adjudicator.core import unknowns
-            return _story_above(self._data, unknowns.text(self._data, self._players) + "\n")
+            return (render.verdict_text(self._data, self._players) + "\n"
+                    + _story_above(self._data, unknowns.text(self._data, self._players, verdict=False) + "\n"))
         out = ""
         if self._facts_shown:
             out += "Facts the rules saw:\n" + "".join(f"  {f}.\n" for f in self._data["facts"]) + "\n"
-        return out + _story_above(self._data, render.ruling_text(self._data, self._players)) + "\n"
+        # the verdict first, then what happened, then the details for the referee
+        out += render.verdict_text(self._data, self._players) + "\n"
+        return out + _story_above(self._data, render.ruling_text(self._data, self._players, verdict=False)) + "\n"
 
     @property
     def players(self) -> dict[str, str]:

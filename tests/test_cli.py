@@ -374,6 +374,18 @@ def test_every_rule_and_law_file_is_package_data():
     assert os.path.exists(os.path.join(ROOT, "adjudicator", "py.typed"))
 
 
+def test_every_python_package_is_listed_for_the_wheel():
+    """pyproject.toml lists the packages by name: a folder of the package left out (core/incident,
+    when incident.py became a folder) installs without it, and a `pip install .` outside a checkout
+    fails at the first import."""
+    tomllib = pytest.importorskip("tomllib")
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as fh:
+        listed = set(tomllib.load(fh)["tool"]["setuptools"]["packages"])
+    found = {os.path.relpath(d, ROOT).replace(os.sep, ".") for d, _, fs in os.walk(os.path.join(ROOT, "adjudicator"))
+             if "__init__.py" in fs}
+    assert found and found <= listed, sorted(found - listed)
+
+
 def test_jobs_give_the_same_bytes_in_input_order():
     """--jobs spreads many files over processes; the output is what one process prints."""
     bad = os.path.join(ROOT, "tests", "bad_input", "card-played-twice.yaml")

@@ -98,8 +98,8 @@ def test_text_output_marks_differences(tmp_path):
     path.write_text(LEAD, encoding="utf-8")
     result = CliRunner().invoke(main, ["compare", str(path), "--codes", CODES])
     assert result.exit_code == 0
-    assert "call-suit: DIFFERS (may exact" in result.stdout
-    assert "call-card: DIFFERS (remedy)" in result.stdout
+    assert "A suit called: DIFFERS (may exact" in result.stdout
+    assert "The card called: DIFFERS (remedy)" in result.stdout
     # 80 columns, but for a line holding one unbreakable word longer than that (a path, an id),
     # which is never broken inside: render.too_wide allows that line alone
     assert not render.too_wide(result.stdout, 80)

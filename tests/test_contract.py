@@ -20,7 +20,8 @@ def test_contract(path):
     inc, res = _result(path)
     if res is None:
         return
-    assert {"game", "code", "rulings", "findings"} <= set(res)
+    assert {"game", "code", "summary", "rulings", "findings"} <= set(res)
+    assert res["summary"] and all(isinstance(x, str) and x for x in res["summary"])
     assert res["rulings"], "never an empty answer: 'no penalty' is a ruling too"
     known = laws.citations(inc.code)
     remedies = set(registry.remedies())
@@ -39,7 +40,12 @@ def test_contract(path):
         may = set(r["may_exact"])
         may_not = {m["seat"] for m in r["may_not_exact"]}
         assert not may & may_not, r
-        assert may | may_not == parties, f"{r['remedy']}: may {may} and may not {may_not} must cover {parties}"
+        if r["status"] == "applies":
+            # a consequence that follows of itself is no one's to exact: any player not named under
+            # may_not_exact (Dummy, "blind and deaf") may insist on it
+            assert not may, f"{r['remedy']} follows of itself, yet {may} may exact it"
+        else:
+            assert may | may_not == parties, f"{r['remedy']}: may {may} and may not {may_not} must cover {parties}"
         for m in r["may_not_exact"]:
             assert m["reason"] and m["laws"] and set(m["laws"]) <= known, m
         assert set(r["because"]) <= findings, r["because"]

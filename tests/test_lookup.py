@@ -378,7 +378,7 @@ def test_a_shared_rule_file_is_found_through_cite(tmp_path, monkeypatch):
     ("loo", "declaring", "declaring is a section of loo, not one law: its laws are declaring.1 and declaring.2"),
     ("loo", "variations", "its laws are variations.agreement, variations.club-law,"),
     ("poker", "stakes", "stakes is a section of draw-poker, not one law: its laws are stakes.fixed and stakes.ante"),
-    ("french-boston", "bidding", "its laws are bidding.accepting and bidding.over-called"),
+    ("french-boston", "bidding", "its laws are bidding.method, bidding.accepting and bidding.over-called"),
 ])
 def test_a_section_is_answered_with_its_laws_not_one_clause_of_it(code, asked, said):
     """`law whist etiquette` said "did you mean 'etiquette.9'?": a referee asking for the section was

@@ -234,7 +234,7 @@ def test_the_story_tells_the_situation_in_words():
     assert "Ames cuts the pack. Ames cuts the pack again." in quiz.questions_for(twice)[0].story
     demand = os.path.join(ROOT, "cases/piquet/portland-club/59-3-a-lead-out-of-turn-taken-up-at-the-twelfth-trick-and-"
                                 "the-right-lead-are-one-trick.yaml")
-    assert "Brown demands \u201cthe card led out of turn is taken up\u201d" in quiz.questions_for(demand)[0].story
+    assert "Brown demands the card led out of turn taken up." in quiz.questions_for(demand)[0].story
 
 
 def test_answers_are_read_forgivingly():

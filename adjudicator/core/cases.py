@@ -6,7 +6,7 @@
           laws: ["24"]            # required: the citations, in any order
           may_exact: [S]          # required
           may_not_exact: [N, E, W]          # seats; or [{seat: N, laws: ["24"]}, ...]
-          status: available       # optional: available, later, exacted, done, applies, none
+          status: available       # optional: available, later, exacted, done, applies, none, lost
           against: [E, W]         # optional
           in_favour_of: [N, S]    # optional
           exacted_by: [S]         # optional
@@ -156,7 +156,7 @@ def describe(r: dict) -> str:
 
 # --- the shape of `expected` (the module's docstring), checked before anything is compared ----------
 MAX_WORD = 200      # (a message expected of a refusal is the longest: a phrase of it)
-STATUSES = ("available", "later", "exacted", "done", "applies", "none")     # (rights.lp's status/2)
+STATUSES = ("available", "later", "exacted", "done", "applies", "none", "lost")     # (rights.lp's status/2, r_status/2)
 _RULING_KEYS = ("remedy", "laws", "may_exact", "may_not_exact", "status", "against", "in_favour_of",
                 "exacted_by", "choice")
 

@@ -10,7 +10,32 @@ from __future__ import annotations
 from adjudicator.core import engine, incident, registry, ruling
 from adjudicator.errors import AdjudicatorError, InputError
 
-ASPECTS = ("remedy", "may_exact", "status", "choice")
+ASPECTS = ("remedy", "may_exact", "status", "choice", "text")
+# Words that say nothing of a remedy's substance, left out when two codes' sentences are compared
+_FILLER = frozenset("a an and are as at be by for from he him his if in is it its may must no not of on one "
+                    "or that the their them then they this to was which who with".split())
+
+
+def _words(text: str, players: dict) -> frozenset:
+    """A remedy's sentence as the words that carry its substance: lower case, no players' names or
+    seats, no law numbers, no filler."""
+    import re
+    for name in players.values():
+        text = text.replace(name, " ")
+    return frozenset(w for w in re.findall(r"[a-z]+", text.lower()) if w not in _FILLER and len(w) > 1
+                     and w not in ("n", "e", "s", "w"))
+
+
+def _differ_in_substance(per: dict, players: dict) -> bool:
+    """Whether the codes' sentences for a remedy say different things (not only in other words):
+    fewer than half of their substantial words shared ("trump or not" against "win or lose the
+    trick")."""
+    sets = [_words(" ".join(i["text"] for i in items), players) for items in per.values() if items]
+    for a in sets:
+        for b in sets:
+            if a and b and len(a & b) / len(a | b) < 0.5:
+                return True
+    return False
 
 
 def _summary(r: dict) -> dict:
@@ -58,6 +83,26 @@ def wanted(codes: str | None, path: str, stdin_text: str | bytes | None = None, 
                          hint=f"add another code{_another(out[0])}, or rule under one code with "
                               "`adjudicator adjudicate FILE`")
     return out
+
+
+def differences(per: dict[str, list[dict]], players: dict) -> list[str]:
+    """Where the codes part on one remedy, each code's rulings of it given as _summary gives them:
+    one code gives it and another not (`remedy`), else different persons who may exact it, a
+    different status or choice, or sentences that say different things (`text`)."""
+    differs = []
+    present = {c: bool(v) for c, v in per.items()}
+    if len(set(present.values())) > 1:
+        return ["remedy"]
+    shapes = {c: _shape(v) for c, v in per.items()}
+    if len({tuple(s[0] for s in v) for v in shapes.values()}) > 1:
+        differs.append("may_exact")
+    if len({tuple(s[1] for s in v) for v in shapes.values()}) > 1:
+        differs.append("status")
+    if len({tuple(s[2] for s in v) for v in shapes.values()}) > 1:
+        differs.append("choice")
+    if _differ_in_substance(per, players):
+        differs.append("text")
+    return differs
 
 
 def _another(code: str) -> str:
@@ -121,18 +166,7 @@ def compare(path: str, codes: list[str], stdin_text: str | bytes | None = None, 
     for remedy in remedies:
         per = {code: [_summary(r) for r in results[code]["rulings"] if r["remedy"] == remedy]
                for code in codes if code in results}
-        differs = []
-        present = {c: bool(v) for c, v in per.items()}
-        if len(set(present.values())) > 1:
-            differs.append("remedy")
-        else:
-            shapes = {c: _shape(v) for c, v in per.items()}
-            if len({tuple(s[0] for s in v) for v in shapes.values()}) > 1:
-                differs.append("may_exact")
-            if len({tuple(s[1] for s in v) for v in shapes.values()}) > 1:
-                differs.append("status")
-            if len({tuple(s[2] for s in v) for v in shapes.values()}) > 1:
-                differs.append("choice")
+        differs = differences(per, first.players)
         rows.append({"remedy": remedy, "differs": differs,
                      "laws": {c: sorted({l for i in v for l in i["laws"]}, key=ruling.law_key)
                               for c, v in per.items()},
@@ -166,7 +200,10 @@ def render(result: dict) -> str:
         what = f" ({', '.join(d.replace('_', ' ') for d in row['differs'])})" if row["differs"] else ""
         if result["errors"]:        # (one code's remedies, or several's, but not every code's)
             mark, what = "given by " + ", ".join(c for c in codes if row["codes"].get(c)), ""
-        lines.append(f"{row['remedy']}: {mark}{what}")
+        from adjudicator.core import registry
+        words = registry.remedy_words().get(row["remedy"], row["remedy"].replace("-", " "))
+        what = what.replace("(text", "(what it says")
+        lines += _wrap(f"{words[:1].upper() + words[1:]}: {mark}{what}", "", "  ")
         for code in codes:
             items = row["codes"].get(code)
             if items is None:
@@ -177,10 +214,11 @@ def render(result: dict) -> str:
                 lines += _wrap("not given", label, pad)
                 continue
             for i in items:
-                who = "" if row["remedy"] in ("no-penalty", "no-remedy") else \
+                who = "" if row["remedy"] in ("no-penalty", "no-remedy") or not i["may_exact"] else \
                     f"; may exact: {_who(i['may_exact'], players)}"
                 choice = "; one of a choice" if i["choice"] else ""
-                lines += _wrap(f"[{', '.join(i['laws'])}] {i['status']}{who}{choice}", label, pad + "  ")
+                said = f" -- {i['text']}" if "text" in row["differs"] else ""
+                lines += _wrap(f"[{', '.join(i['laws'])}] {i['status']}{who}{choice}{said}", label, pad + "  ")
                 label = pad
         lines.append("")
     n = result["differences"]

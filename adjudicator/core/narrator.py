@@ -16,6 +16,7 @@ import re
 
 from adjudicator.core import registry, schema
 from adjudicator.core.incident import Incident
+from adjudicator.core.incident.games import COUNTERS
 
 RANK_WORD = {14: "ace", 13: "king", 12: "queen", 11: "knave", 10: "ten", 9: "nine", 8: "eight",
              7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two", 1: "ace"}
@@ -24,19 +25,6 @@ ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "se
 
 # One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
 # every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
-# A remedy's words in a story: its sentence in rules/remedies.yaml, without the bracket naming its
-# game or law ("(piquet, law 52)").
-_REMEDY_TAG = re.compile(r"\s*\((?=[^()]*\b(?:law|laws|rule|rules|piquet|poker|loo|Boston|Solo Whist|Cayenne|"
-                         r"Misère Partout|declaring|playing|betting\.stood|a ruling, never demanded)\b)[^()]*\)")
-
-
-def remedy_words(rid: str) -> str:
-    text = registry.remedies().get(rid)
-    if not text:
-        return str(rid).replace("-", " ")
-    return re.sub(r";\s*the burden says who pays$", "", _REMEDY_TAG.sub("", text)).strip()
-
-
 ONE_ARRIVES = "{players} comes into the room[{other-table?}, having played at another table]" \
               "[{still-belong?}, and still belonging to it]"
 TALON_WORDS = {"turned": "the card turned up", "hidden": "the card under the one turned up"}
@@ -75,7 +63,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "trump-on-table": "the trump card is still lying face up on the table",
     "show-trump-card": "asked for the trump card, {by} shows the {card}",
     "forget-trump": "{by} cannot recollect the trump card",
-    "other-pack-card": "a card of the other pack[, the {card},] is found in the hand of {player}",
+    "other-pack-card": ("a card of the other pack[, the {card},] is found {where}",
+                        "a card of the other pack[, the {card},] is found in the hand of {player}"),
     "lead": ("{by} leads the {card}[{winning?}, a winning card][, holding {holding}][, void in {void}]",
              "{by} leads a card[{winning?}, a winning card][, holding {holding}][, void in {void}]"),   # (which, not known)
     "play": ("{by} plays the {card}[, holding {holding}][, void in {void}]",
@@ -84,12 +73,15 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "correct-renounce": "{by} takes back the renounce[ and plays the {card}]",
     "take-back": ("{by} takes back the {card}", "{by} takes back his card"),
     "turn-and-quit": "the[ {trick}] trick is turned and quitted[, won by {won-by}]",
+    "trick-left-open": ("the {trick} trick is still on the table, not turned and quitted, as the next card is led",
+                        "the last trick is still on the table, not turned and quitted, as the next card is led"),
     "name-card": "{by} names the {card}",
     "expose": ("{by} exposes {card}[ ({how})]", "{by} exposes a card[ ({how})]"),
     "ask-trump-suit": "{by} asks what the trump suit is",
     "ask-partner": "{by} asks the partner whether he has none of the suit[; the answer: {answer}]",
     "call-attention": "{by} calls attention to the {to}[ ({how})]",
     "claim-rest": "{by} says[ \u201c{words}\u201d]",
+    "admit-claim": "{by} admits the claim",
     "look-at-trick": "{by} looks at the[ {trick}] trick, already turned and quitted",
     "throw-down": "{by} throws the cards on the table face upwards",
     "gather": "the cards of the trick are gathered[ by {by}]",
@@ -110,7 +102,8 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "pass": "{by} passes",
     # piquet
     "discard": ("{by} discards {cards}", "{by} discards {count}", "{by} discards"),
-    "ask-to-show": "{by} asks his adversary to show the cards of his call",
+    "ask-to-show": ("{by} asks his adversary {question}",
+                    "{by} asks his adversary to show the cards of his call"),
     "ask-point": "{by} asks what the point makes",
     "count-stock": "the stock is counted[ by {by}]: it holds {count}",
     "expose-in-dealing": "{by} exposes[ the {card}] in dealing (whose card: {whose})",
@@ -123,18 +116,30 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "accept": "{by} accepts the proposal",
     "take-from-talon": "{by} takes from the talon {which}[, the {card}][{shown?}, showing or naming it]",
     "misinform": "{by}, asked what he holds of a call allowed good or equal, misinforms his adversary",
+    "answer": ("{by} answers: the {card}", "{by} answers: {count}", "{by} answers: {suit}", "{by} answers"),
+    "show-carte-blanche": "{by} shows his carte blanche, counting the cards face upward on the table",
+    "put-back-stock": "{by} puts back on the stock the card at place {position}",
+    "alter-discard": "{by} claims to alter his discard",
+    "retract-lead": ("{by} claims to take back the {card} he led", "{by} claims to take back the card he led"),
+    "offer-fresh-deal": "{by} offers a fresh deal",
+    "answer-offer": "{by} answers the offer of a fresh deal: he {answer}s it",
+    "wish": ("{by} says he wished {what}[: the {card}][ (\u201c{words}\u201d)]",),
     "name-suit": "{by} names[ {suit} as] the suit he will first lead",
     "correct-count": "{by} proves an error in the count of {player}'s hand and asks that it be rectified",
     "see-next-hand": "{by} sees his hand of the next deal",
     "scores-differ": "the written scores differ on {player}'s score for his hand",
     "leave-cards": "{by} declares that he leaves {count} of his cards in the stock",
-    "take-up-stock": "{by} handles the card at place {position} of the stock[ ({how})]",
+    "take-up-stock": "{by} handles the card at place {position} of the stock[, the {card}][ ({how})]",
     "announce-carte-blanche": "{by} tells his adversary that he has carte blanche",
-    "call": "{by} calls a {what}[ of {count}][, {value}][ in {suit}][ to the {to}][ of {of}]",
+    "call": "{by} calls a {what}[ of {count}][, {value}][ in {suit}][ to the {to}][ of {of}][, {cards}]"
+            "[, not the {without}]",
+    # a call that completes the one before (a phrase of its own: FLAGGED below)
+    "call:completes": "{by} completes his call[: {value}][ in {suit}][ to the {to}][ of {of}][, {cards}]"
+                      "[, not the {without}]",
     "reply": "{by} replies: {answer}",
     "correct-call": "{by} corrects his call",
     "retake-discard": "{by} takes back into his hand[ the {card},] a card of his discard",
-    "show-call": "{by} shows the cards of his call",
+    "show-call": ("{by} shows {cards}", "{by} shows the cards of his call"),
     "claim-revoke": "{by} claims a revoke[ against {against}][ in the {trick} trick]",
     "mix-cards": "{by} mixes the cards",
     "examine": "the tricks are examined[ by {by}][{proves?}, and the revoke is proved]",
@@ -170,9 +175,23 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
 
 # A number of cards an event's field gives, told with its noun ("1 card", "3 cards", "no cards"); a
 # count of none for a draw or an exchange is told by the event's second phrase (he keeps his cards).
+# An event told by a phrase of its own when a flag of it is true ("call:completes").
+FLAGGED = {"call": "completes"}
+# Piquet: what a question about a call asks, what a wish was, where a card of the other pack is found.
+QUESTION_WORDS = {"card-out": "which card of the rank his call does not reckon", "how-many": "how many cards he holds",
+                  "to-what-card": "to what card his sequence is", "what-suit": "in what suit his call is"}
+WISH_WORDS = {"play-another-card": "to have played another card", "alter-discard": "to alter his discard",
+              "fresh-deal": "for a fresh deal", "no-fresh-deal": "not to have a fresh deal",
+              "not-declare": "not to declare what he holds", "other": "something else"}
 COUNTED = {"wrong-number": ("surplus", "missing"), "discard": ("count",), "count-stock": ("count",),
+           "answer": ("count",),
            "exchange": ("cards",), "draw": ("cards", "received")}
 KEPT = {"exchange": "cards", "draw": "cards"}
+
+
+# The Boston family's stakes, each in the counters its laws name (core/incident/games.py's COUNTERS).
+COUNTER_STAKES = {"red-counter": "a red counter is worth {n}", "bid-value": "the bid played is worth {n} from each "
+                  "adversary", "over-trick": "an over-trick {n}", "pool": "the pool holds {n}"}
 
 
 def unit_singular(unit: str) -> str:
@@ -262,8 +281,8 @@ class Narrator:
             return ORDINAL[n] if 0 < n < len(ORDINAL) else f"number {n}"
         if type_ == "names":
             return _and([str(x) for x in v])
-        if type_ == "remedy":          # in words, not its id: "demands “a new deal”", not "“new-deal”"
-            return f"\u201c{remedy_words(v)}\u201d"
+        if type_ == "remedy":         # in words, never its id ("demands the card called")
+            return registry.remedy_words().get(v) or f"\u201c{v}\u201d"
         if type_ == "bool":
             return "yes" if v else "no"
         if type_ == "side-scores":         # (each seat's own, at a table with no fixed sides)
@@ -274,7 +293,7 @@ class Narrator:
         if isinstance(v, dict):
             return _and([f"{k} {x}" for k, x in v.items()])
         text = " ".join(str(v).split())         # one line of the story, however it was written
-        return text.replace("-", " ") if key in ("how", "about", "manner", "purpose", "call", "pack",
+        return text.replace("-", " ") if key in ("how", "about", "manner", "purpose", "call", "pack", "answer",
                                                  "where", "to", "score") else text
 
     @staticmethod
@@ -307,6 +326,15 @@ class Narrator:
             words["what"] = LOO_WORDS.get(ev.fields["what"], words["what"])
         if ev.name in ("make-bid", "correct-bid") and isinstance(ev.fields.get("bid"), str):    # the bid in words
             words["bid"] = self.bid_words(ev.fields["bid"])
+        if ev.name == "ask-to-show" and "question" in ev.fields:      # piquet: a question about a call
+            words["question"] = QUESTION_WORDS.get(ev.fields["question"], words["question"])
+            if ev.fields["question"] == "how-many" and "suit" in ev.fields:
+                words["question"] = f"how many {words['suit']} he holds"
+        if ev.name == "wish":
+            words["what"] = WISH_WORDS.get(ev.fields["what"], words["what"])
+        if ev.name == "other-pack-card" and "where" in ev.fields:       # piquet: hand, discard or stock
+            where, who = ev.fields["where"], words.get("player", "")
+            words["where"] = (f"in the stock as {who} takes in" if where == "stock" else f"in {who}'s {where}")
         if ev.name == "take-from-talon":            # German Whist: which card of the talon
             words["which"] = TALON_WORDS.get(ev.fields["which"], words["which"])
         for k in COUNTED.get(ev.name, ()):
@@ -325,7 +353,9 @@ class Narrator:
             dealing = self._dealing or self.inc.top.get("dealer")
             if dealing:
                 words["by"] = self.seat(dealing)
-        phrases = PHRASES.get(ev.name) or ()
+        flag = FLAGGED.get(ev.name)
+        phrases = (flag and ev.fields.get(flag) is True and PHRASES.get(f"{ev.name}:{flag}")) \
+            or PHRASES.get(ev.name) or ()
         if ev.name == "arrive" and len(ev.fields.get("players") or ()) == 1:    # one comer: not "Gray come ... together"
             phrases = ONE_ARRIVES
         text = None
@@ -390,7 +420,10 @@ class Narrator:
             kind = "a partie of four deals" if top["partie"]["four_deals"] else "the partie"
             out.append(self.sentence(f"The scores in {kind} so far: {told}" if deals
                                 else f"This is the first deal of {kind}"))
-        if "stakes" in top:         # loo, poker
+        if "stakes" in top and self.inc.game in COUNTERS:      # the Boston family, in its laws' counters
+            out.append(self.sentence("The stakes, in " + COUNTERS[self.inc.game] + ": "
+                                     + _and([COUNTER_STAKES[k].format(n=n) for k, n in top["stakes"].items()])))
+        elif "stakes" in top:         # loo, poker
             unit = top["stakes"].get("unit")
             told = [f"{k} {n}" + (f" {unit_singular(unit) if n == 1 else unit}" if unit else "")
                     for k, n in top["stakes"].items() if k != "unit"]

@@ -147,5 +147,12 @@ def remedies() -> dict[str, str]:
         return yaml.load(fh, Loader=_Loader)
 
 
+@functools.cache
+def remedy_words() -> dict[str, str]:
+    """Each remedy id in words, as a sentence names it (rules/remedy-words.yaml)."""
+    with open(os.path.join(rules_dir(), "remedy-words.yaml"), encoding="utf-8") as fh:
+        return yaml.load(fh, Loader=_Loader)
+
+
 def remedy_ids() -> list[str]:
     return [r for r in remedies() if r not in ("no-penalty", "no-remedy", "score")]

@@ -1,6 +1,7 @@
 """Plain-text output: the ruling as a referee would read it out, 80 columns wide."""
 from __future__ import annotations
 
+import collections
 import textwrap
 
 WIDTH = 80
@@ -79,52 +80,318 @@ def alternatives(rulings: list[dict]) -> list[str | None]:
     return out
 
 
-def ruling_text(result: dict, players: dict[str, str]) -> str:
+# --------------------------------------------------------------------------------------------------
+# A ruling as every face says it: the verdict first, then each remedy, each thing said once
+# --------------------------------------------------------------------------------------------------
+# Findings that state the outcome in numbers (a score, the partie, the game, the stakes): a verdict
+# says them, since a player acts on them.
+OUTCOME_FINDINGS = ("deal-total", "partie-won", "partie-drawn", "points-won", "rubicon", "capot", "the-cards",
+                    "game-value", "rubber-value", "rubber-stands", "honours-scored", "three-added", "three-deducted",
+                    "three-deducted-and-added", "game-if", "score-if", "capped", "third-game-not-played",
+                    "neither-can-win", "misere-lost", "pam-wins", "bidder-abandoned", "whole-stakes",
+                    "abandoned-for-stakes", "pays-for-partners", "reckons-nothing-scored")
+# Remedies paid into the pool: in favour of the pool, not of a player.
+TO_THE_POOL = ("pay-pool", "winnings-to-pool", "double-pool", "pay-double-ante", "looed-single", "looed-full")
+# The reason a side in fault may exact nothing, said once for all the remedies (American 39, English 62 ...)
+SIDE_IN_FAULT = "on the side in fault"
+
+
+def _names(seats, players, game: str, joiner: str = "and") -> str:
+    """Seats as a sentence names them: "Ames (N) and Clark (S)", "North or South"."""
+    from adjudicator.core import registry
+    table = registry.table(game)
+    told = [f"{players[s]} ({s})" if players.get(s) else table.word(s) for s in seats]
+    if len(told) <= 1:
+        return "".join(told) or "no one"
+    return ", ".join(told[:-1]) + f" {joiner} " + told[-1]
+
+
+def _laws_in(laws) -> str:
+    return f" ({laws_tag(list(laws))})" if laws else ""
+
+
+_PROPER = ("North", "South", "East", "West", "Dummy", "Pam")
+
+
+def mid_sentence(text: str, names=()) -> str:
+    """A sentence as it is said after a semicolon: its first letter small, unless it begins with a
+    player's name, a seat, a side (N-S) or another proper name ("Ames (N) ...", "North ...")."""
+    first = text.split(" ", 1)[0]
+    if not text or any(text.startswith(n) for n in names if n) or first.startswith(_PROPER) \
+            or first[1:2].isupper() or not first[:1].isupper():
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _end(text: str) -> str:
+    text = text.rstrip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _law_set(items) -> list[str]:
+    from adjudicator.core.values import law_key
+    return sorted({law for r in items for law in r["laws"]}, key=law_key)
+
+
+def summary(result: dict, players: dict[str, str]) -> list[str]:
+    """The verdict: one to three sentences a player at the table acts on. What went wrong (the fact
+    the remedies rest on), what happens now (what follows of itself, the score), who chooses and
+    between what; a "no penalty" ruling says so and why. Each with its laws."""
+    from adjudicator.core import registry
     game = result.get("game") or "whist"
+    rulings, findings = result["rulings"], {f["finding"]: f for f in result["findings"]}
+    words = registry.remedy_words()
+    real = [r for r in rulings if r["remedy"] not in NONE_REMEDIES]
+    nones = [r for r in rulings if r["remedy"] in NONE_REMEDIES]
+    outcomes = [f for f in result["findings"] if f["finding"].split("(")[0] in OUTCOME_FINDINGS]
+    out: list[str] = []
+    if not real:
+        said = [_end(r["text"] + _laws_in(r["laws"])) for r in nones[:2]]
+        if len(nones) > 2:
+            said[-1] = said[-1][:-1] + f"; and {len(nones) - 2} more below."
+        said += [_end(f["text"] + _laws_in(f["laws"])) for f in outcomes[-1:]]
+        return said or ["Nothing in this account calls for a ruling."]
+    # 1. what went wrong: the fact most of the remedies rest on
+    cited: dict[str, int] = {}
+    for r in real:
+        for fid in r["because"]:
+            if fid in findings:
+                cited[fid] = cited.get(fid, 0) + 1
+    if cited:
+        top = max(cited, key=lambda k: (cited[k], -list(findings).index(k)))
+        out.append(_end(findings[top]["text"] + _laws_in(findings[top]["laws"])))
+    # 2. what happens now: what follows of itself, what was done, the score
+    now = [r for r in real if r["status"] in ("applies", "done", "exacted")]
+    told = []
+    for r in now[:2]:
+        text = r["text"]
+        if r["status"] == "exacted":
+            text += f" ({_names(r['exacted_by'], players, game)} exacted it)"
+        elif r["status"] == "done":
+            text += " (done)"
+        told.append(mid_sentence(text, players.values()) if told else text)
+    scores = [f["text"] for f in sorted(outcomes, key=lambda f: OUTCOME_FINDINGS.index(f["finding"].split("(")[0]))[:2]]
+    told += [x if not told else mid_sentence(x, players.values()) for x in scores if x not in told]
+    if len(now) > 2:
+        told.append(f"{len(now) - 2} more {'follows' if len(now) == 3 else 'follow'} (below)")
+    if told:
+        out.append(_end("; ".join(told) + _laws_in(_law_set(now[:2]))))
+    # 3. who chooses, and between what
+    open_ = [r for r in real if r["status"] in ("available", "later")]
+    groups: dict[tuple, list[dict]] = {}
+    for r in open_:
+        key = ("choice", r["choice"]) if r.get("choice") else ("right", r["remedy"], r["status"])
+        groups.setdefault(key, []).append(r)
+    rights = []
+    for key, items in groups.items():
+        who = sorted({s for r in items for s in r["may_exact"]}, key=lambda s: _seat_order(s, game))
+        what = list(dict.fromkeys(words.get(r["remedy"], r["remedy"].replace("-", " ")) for r in items))
+        if not who:
+            continue
+        later = all(r["status"] == "later" for r in items)
+        verb = "may later demand" if later else "may demand"
+        if key[0] == "choice" and len(what) > 1:
+            rights.append(f"{_names(who, players, game, 'or')} may choose {', '.join(what[:-1])} or {what[-1]}"
+                          + _laws_in(_law_set(items)))
+        else:
+            rights.append(f"{_names(who, players, game, 'or')} {verb} {what[0]}" + _laws_in(_law_set(items)))
+    if rights:
+        sentence = "; ".join(rights[:3]) + (f"; and {len(rights) - 3} more (below)" if len(rights) > 3 else "")
+        out.append(_end(sentence[:1].upper() + sentence[1:]))
+    if not out:
+        out = [_end(r["text"] + _laws_in(r["laws"])) for r in real[:2]]
+    return out[:3]
+
+
+def _seat_order(seat: str, game: str) -> tuple:
+    from adjudicator.core import registry
+    seats = registry.table(game).seats
+    return (seats.index(seat) if seat in seats else len(seats), seat)
+
+
+def presented(result: dict, players: dict[str, str]) -> dict:
+    """What every face shows of a ruling, in one shape: the verdict, each remedy with who may and
+    who may not (a reason that holds for a side under every remedy said once, for all of them), the
+    facts each rests on stated once and named by a letter, and the rest of the findings."""
+    game = result.get("game") or "whist"
+    rulings, findings = result["rulings"], result["findings"]
+    by_id = {f["finding"]: f for f in findings}
+    # the facts the remedies rest on, once each, in the order of the findings
+    cited = [f for f in findings if any(f["finding"] in r["because"] for r in rulings)]
+    seen_text: dict[str, str] = {}
+    facts, label_of = [], {}
+    for f in cited:
+        if f["text"] in seen_text:          # (two findings said in the same words: one fact)
+            label_of[f["finding"]] = seen_text[f["text"]]
+            continue
+        label = chr(ord("a") + len(facts)) if len(facts) < 26 else str(len(facts) + 1)
+        facts.append({"label": label, "text": f["text"], "laws": f["laws"]})
+        label_of[f["finding"]] = seen_text[f["text"]] = label
+    # a may-not reason said for the same seats under every remedy that has may-nots: said once
+    per = [{(m["reason"], tuple(m["laws"]), m["seat"]) for m in r["may_not_exact"]} for r in rulings
+           if r["remedy"] not in NONE_REMEDIES and r["may_not_exact"]]
+    everywhere = set.intersection(*per) if len(per) > 1 else set()
+    common: dict[tuple, list[str]] = {}
+    for reason, laws, seat in sorted(everywhere, key=lambda x: _seat_order(x[2], game)):
+        common.setdefault((reason, laws), []).append(seat)
+    items = []
+    choices = alternatives(rulings)
+    only_fact = len(facts) == 1
+    for i, r in enumerate(rulings):
+        groups: dict[tuple, list[str]] = {}
+        for m in r["may_not_exact"]:
+            if (m["reason"], tuple(m["laws"]), m["seat"]) in everywhere:
+                continue
+            groups.setdefault((m["reason"], tuple(m["laws"])), []).append(m["seat"])
+        if r["status"] == "exacted":
+            status = f"Exacted by {_who(r['exacted_by'], players, game)}."
+        elif r["status"] == "done":
+            status = f"Done: by {_who(r['exacted_by'], players, game)}." if r["exacted_by"] else "Done."
+        elif r["status"] == "later" and r.get("when"):
+            status = f"Not yet: {r['when']}."
+        elif r["status"] == "applies" and not r["may_not_exact"]:
+            status = "It follows of itself."
+        else:
+            status = status_sentence(r) or None
+        none = r["remedy"] in NONE_REMEDIES
+        favour = r["in_favour_of"]
+        items.append({
+            "number": i + 1, "remedy": r["remedy"], "text": r["text"], "laws": r["laws"], "status": status,
+            "choice": choices[i],
+            "in_fault": r["against"] if none else None,
+            "against": None if none else r["against"],
+            "in_favour_of": None if none else (favour or (["the pool"] if r["remedy"] in TO_THE_POOL else [])),
+            "may_exact": None if none or r["status"] == "applies" else r["may_exact"],
+            "may_not": [{"seats": seats, "reason": reason, "laws": list(laws)} for (reason, laws), seats in groups.items()],
+            "because": [] if only_fact else
+            sorted({label_of[fid] for fid in r["because"] if fid in label_of}),
+        })
+    shown = {f["text"] for f in cited}
+    others, seen = [], set()
+    for f in findings:
+        if f["text"] not in shown and f["text"] not in seen:
+            seen.add(f["text"])
+            others.append(f)
+    said = result.get("summary") or summary(result, players)
+    if len(facts) == 1 and any(s.startswith(facts[0]["text"]) for s in said):
+        facts = []          # (the one fact the remedies rest on opens the verdict: not said again)
+    return {"summary": said, "items": items,
+            "none_may": [{"seats": seats, "reason": reason, "laws": list(laws)} for (reason, laws), seats in common.items()],
+            "facts": facts, "findings": others, "by_id": by_id}
+
+
+def none_may_sentence(m: dict, players: dict[str, str], game: str, refs: bool = True) -> str:
+    """Who may exact none of the remedies, and why, once for all of them: "Brown (E) and Dodd (W),
+    the side in fault, may exact none of these: the offender must await the decision of the
+    adversaries (39)."""
+    who = _names(m["seats"], players, game)
+    reason = m["reason"]
+    if reason.startswith(SIDE_IN_FAULT + ": "):
+        who, reason = f"{who}, the side in fault,", reason[len(SIDE_IN_FAULT) + 2:]
+    return f"{who} may exact none of these: {reason}" + (f" ({', '.join(m['laws'])})." if refs else ".")
+
+
+def _seats_said(seats, players, game: str) -> str:
+    return ", ".join(f"{players[s]} ({s})" if players.get(s) else ("the pool" if s == "the pool" else _word(s, game))
+                     for s in seats) or "no one"
+
+
+def _word(seat: str, game: str) -> str:
+    from adjudicator.core import registry
+    return registry.table(game).word(seat)
+
+
+def verdict_text(result: dict, players: dict[str, str]) -> str:
+    """The verdict as the command prints it, first: a heading naming the code, the sentences."""
+    said = result.get("summary") or summary(result, players)
+    lines = _wrap(f"Ruling under {result['code_title']}:", "", "  ")
+    lines += _wrap(" ".join(said), "  ", "  ")
+    return "\n".join(lines) + "\n"
+
+
+def ruling_text(result: dict, players: dict[str, str], verdict: bool = True) -> str:
+    """The ruling as the command prints it: the verdict (unless `verdict` is False: the caller said
+    it), then, for the referee, the source, each remedy with who may and may not, the facts."""
+    game = result.get("game") or "whist"
+    shown = presented(result, players)
     lines: list[str] = []
-    head = f"{result['code_title']} -- {result['file']}"
+    if verdict:
+        lines += verdict_text(result, players).rstrip("\n").split("\n")
+        lines.append("")
+    head = f"In detail -- {result['file']}"
     if result.get("code_given") is False:
         head += f" (no `code` given: {result['game']}'s default code rules it)"
     lines += _wrap(head, "", "  ")
     lines.append("")
-    findings = {f["finding"]: f for f in result["findings"]}
-    choices = alternatives(result["rulings"])
-    for i, r in enumerate(result["rulings"], start=1):
-        num = f"{i}. "
+    # each remedy's lines under it: its status, who may exact it, against whom (labels, short); a
+    # reason why one may not that is the same under several remedies is said once, after them,
+    # naming the rulings ("Under rulings 2 and 5, Ames (N) and Clark (S) may not: ...")
+    not_under: dict[tuple, list[int]] = {}
+    for item in shown["items"]:
+        for m in item["may_not"]:
+            not_under.setdefault((tuple(m["seats"]), m["reason"], tuple(m["laws"])), []).append(item["number"])
+    shared = {k: ns for k, ns in not_under.items() if len(ns) > 1}
+    texts = collections.Counter(item["text"] for item in shown["items"])
+    whose_of = [(i["text"], tuple(i["may_exact"] or i["in_fault"] or i["against"] or ())) for i in shown["items"]]
+    first_with: dict[tuple, int] = {}
+    choice_said: set[str] = set()
+    for item in shown["items"]:
+        num = f"{item['number']}. "
         pad = " " * len(num)
-        tag = f" [{laws_tag(r['laws'])}]" if r["laws"] else ""    # (a code with no general law on penalties)
-        lines += _wrap(f"{r['text']}.{tag}", num, pad)
-        if r["status"] == "exacted":
-            lines += _wrap(f"Exacted by {_who(r['exacted_by'], players, game)}.", pad, pad)
-        elif r["status"] == "done":
-            lines += _wrap(f"Done: by {_who(r['exacted_by'], players, game)}.", pad, pad)
-        elif r["status"] == "later" and r.get("when"):
-            lines += _wrap(f"Not yet: {r['when']}.", pad, pad)
-        elif status_sentence(r):
-            lines += _wrap(status_sentence(r), pad, pad)
-        if choices[i - 1]:
-            lines += _wrap(choices[i - 1], pad, pad)
-        if r["remedy"] in NONE_REMEDIES:
-            if r["against"]:        # (no penalty is against anyone: the side in fault is named)
-                lines += _wrap(f"In fault: {_who(r['against'], players, game)}.", pad, pad)
-        elif r["against"] or r["in_favour_of"]:
-            lines += _wrap(f"Against: {_who(r['against'], players, game)}.  In favour of: "
-                           f"{_who(r['in_favour_of'], players, game)}.", pad, pad)
-        if r["remedy"] not in NONE_REMEDIES:
-            lines += _wrap(f"May exact it: {_who(r['may_exact'], players, game)}.", pad, pad)
-        groups: dict[tuple, list[str]] = {}
-        for m in r["may_not_exact"]:
-            groups.setdefault((m["reason"], tuple(m["laws"])), []).append(m["seat"])
-        for (reason, laws), seats in groups.items():
-            lines += _wrap(f"May not: {_who(seats, players, game)} -- {reason} ({', '.join(laws)}).", pad, pad + "  ")
-        for fid in r["because"]:
-            f = findings.get(fid)
-            if f:
-                lines += _wrap(f"Because: {f['text']} ({', '.join(f['laws'])}).", pad, pad + "  ")
+        tag = f" [{laws_tag(item['laws'])}]" if item["laws"] else ""    # (a code with no general law on penalties)
+        text = item["text"]
+        whose = tuple(item["may_exact"] or item["in_fault"] or item["against"] or ())
+        if texts[text] > 1:
+            if (text, whose) in first_with:       # (the same consequence of two offences: said once)
+                text = f"As ruling {first_with[(text, whose)]}, for this offence too"
+            else:
+                first_with[(text, whose)] = item["number"]
+                if whose and len({w for t, w in whose_of if t == text}) > 1:   # (for each side: whose it is)
+                    text += f" (for {_names(whose, players, game)})"
+        lines += _wrap(f"{text}.{tag}", num, pad)
+        said = [item["status"]] if item["status"] else []
+        if item["choice"] and item["choice"] not in choice_said:      # (said under the first of the choice)
+            choice_said.add(item["choice"])
+            said.append(item["choice"])
+        if item["in_fault"]:
+            said.append(f"In fault: {_seats_said(item['in_fault'], players, game)}.")
+        who = []
+        if item["may_exact"] is not None:
+            who.append(f"May exact it: {_seats_said(item['may_exact'], players, game)}.")
+        if item["against"] or item["in_favour_of"]:
+            who.append(f"Against: {_seats_said(item['against'], players, game)}.  In favour of: "
+                       f"{_seats_said(item['in_favour_of'], players, game)}.")
+        if who:
+            said.append("  ".join(who))
+        for x in said:
+            lines += _wrap(x, pad, pad)
+        for m in item["may_not"]:
+            if (tuple(m["seats"]), m["reason"], tuple(m["laws"])) not in shared:
+                lines += _wrap(f"May not: {_seats_said(m['seats'], players, game)} -- {m['reason']} "
+                               f"({', '.join(m['laws'])}).", pad, pad + "  ")
+        if item["because"]:
+            lines += _wrap(f"Because of {', '.join(f'({x})' for x in item['because'])}.", pad, pad)
         lines.append("")
-    if result["findings"]:
-        lines.append("Findings:")
-        for f in result["findings"]:
+    for (seats, reason, laws), ns in shared.items():
+        whom = "rulings " + ", ".join(map(str, ns[:-1])) + " and " + str(ns[-1])
+        who = _names(seats, players, game)
+        if reason.startswith(SIDE_IN_FAULT + ": "):
+            who, reason = f"{who}, the side in fault,", reason[len(SIDE_IN_FAULT) + 2:]
+        lines += _wrap(f"Under {whom}, {who} may not exact it: {reason} ({', '.join(laws)}).", "", "  ")
+    if shared:
+        lines.append("")
+    for m in shown["none_may"]:
+        lines += _wrap(none_may_sentence(m, players, game), "", "  ")
+        lines.append("")
+    if shown["facts"]:
+        lines.append("The facts:" if len(shown["facts"]) > 1 else "The fact:")
+        for f in shown["facts"]:
+            mark = f"  ({f['label']}) " if len(shown["facts"]) > 1 else "  "
+            lines += _wrap(f"{f['text']} ({', '.join(f['laws'])}).", mark, "      " if len(shown["facts"]) > 1 else "    ")
+        lines.append("")
+    if shown["findings"]:
+        lines.append("Also found:")
+        for f in shown["findings"]:
             lines += _wrap(f"{f['text']} ({', '.join(f['laws'])}).", "  - ", "    ")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -362,7 +629,7 @@ def laws_turned_on(tree) -> list[str]:
     `depends_on`), in the order of the laws: what the facts not known decide."""
     if not tree:
         return []
-    from adjudicator.core.ruling import law_key
+    from adjudicator.core.values import law_key
     laws = set(tree["laws"])
     for b in tree["branches"]:
         laws.update(laws_turned_on(b["depends_on"]))

@@ -12,6 +12,7 @@ from clingo import Symbol, SymbolType
 
 from adjudicator.core import registry
 from adjudicator.core.engine import Solution
+from adjudicator.core.values import law_key  # noqa: F401  (ruling.law_key, as every caller reads it)
 from adjudicator.errors import InconsistentIncident, InputError
 from adjudicator.core.incident import Incident
 
@@ -20,20 +21,46 @@ SUIT_MARK = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"
 SUIT_LETTER = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 
 
-def law_key(law: str):
-    head, _, rest = law.partition(".")
-    return (0, int(head), rest) if head.isdigit() else (1, 0, law)
-
-
 class Namer:
-    """Renders terms as sentences (for people) and as ids (for machines)."""
+    """Renders terms as sentences (for people) and as ids (for machines).
 
-    def __init__(self, inc: Incident, templates: dict[str, str]):
+    A ruling speaks of an event by what happened and when ("at the lead to trick 6", "during trick
+    3"), never by a line of the file (a page or an interview has no file); a remedy by its words,
+    never its id. Only a contradiction in the account (`in_file`: the account is refused, and the
+    user mends his file) cites the lines he wrote."""
+
+    def __init__(self, inc: Incident, templates: dict[str, str], tricks: dict[int, int] | None = None,
+                 in_file: bool = False):
         self.inc = inc
         self.templates = templates
+        self.tricks = tricks or {}              # event number -> the trick then in progress
+        self.in_file = in_file
         table = registry.table(inc.game)        # atoms as facts.py makes them: `N` -> n, `N-S` -> ns
         self.seat_atoms = {x.lower(): x for x in table.seats}
         self.side_atoms = {side.lower().replace("-", ""): side for side in table.sides}
+
+    def in_the_file(self) -> "Namer":
+        """The same namer for a contradiction: events and keys by the lines of the user's file."""
+        return Namer(self.inc, self.templates, self.tricks, in_file=True)
+
+    def moment(self, t: int) -> str:
+        """When event t happened, said by its place in the play: "at the lead to trick 6", "in trick
+        6", "when trick 6 was turned and quitted", "during trick 6", "after trick 6" (quitted, the
+        next not yet led); '' before the play (the event's own words say what it was: a cut, the
+        deal, a bid)."""
+        k = self.tricks.get(t)
+        if k is None or not 1 <= t <= len(self.inc.events):
+            return ""
+        name = self.inc.events[t - 1].name
+        if name == "lead":
+            return f"at the lead to trick {k}"
+        if name in ("play", "renounce"):
+            return f"in trick {k}"
+        if name == "turn-and-quit":
+            return ""           # (the sentence says it: "established: trick 6 was turned and quitted")
+        last = next((e.name for e in reversed(self.inc.events[:t - 1])
+                     if e.name in ("lead", "play", "renounce", "turn-and-quit")), None)
+        return f"after trick {k}" if last == "turn-and-quit" else f"during trick {k}"
 
     # --- ids -------------------------------------------------------------------------
     # (each reads a term's type, name and arguments once: every read is a call into clingo)
@@ -96,11 +123,17 @@ class Namer:
             return RANK.get(r.number, str(r.number)) + SUIT_MARK.get(suit.name, suit.name)
         if name == "at" and len(args) == 1:
             t = args[0].number
+            if not self.in_file:
+                return self.moment(t)
             line = self.inc.line_of(t)
             return f"line {line}" if line else f"event {t}"
         if name == "hand_line" and len(args) == 1:
+            if not self.in_file:
+                return ""
             line = self.inc.hand_lines.get(self.seat_of(args[0]) or "")
             return f"line {line}" if line else "`hands`"
+        if name == "key_line" and len(args) == 1 and not self.in_file:
+            return ""
         if name in self.side_atoms and not args:
             return self.side_atoms[name]
         if name in SUIT_MARK and not args:
@@ -110,11 +143,43 @@ class Namer:
             return self.ident(s)
         if "s" in tmpl:
             tmpl = _COUNTED.sub(lambda m: _counted(m, args), tmpl)
-        return _SLOT.sub(lambda m: self.say(args[int(m.group(1)) - 1])
-                         if int(m.group(1)) <= len(args) else m.group(0), tmpl)
+        said = {i: self.say(args[i - 1]) for i in map(int, set(_SLOT.findall(tmpl))) if i <= len(args)}
+        if not self.in_file:
+            for i, w in said.items():       # a remedy an account names ("demanded {3}"): in words, never its id
+                a = args[i - 1]
+                if "-" in w and " " not in w and (a.type == SymbolType.String or
+                                                  (a.type == SymbolType.Function and not a.arguments)):
+                    if re.search(_NAMES_A_REMEDY % i, tmpl):
+                        said[i] = remedy_words(w) or w.replace("-", " ")
+                    else:                   # an event's name ("the {2}"): its words, not the file's key
+                        said[i] = w.replace("-", " ")
+            for i, w in said.items():
+                if w == "":       # a place told by nothing (an event before the play, a line): its words go too
+                    tmpl = re.sub(r" ?\((?:at |on )?\{%d\}\)| (?:at|by|on) \{%d\}" % (i, i), "", tmpl)
+                elif w.startswith(_MOMENTS):      # "at {1}" -> "at the lead to trick 6", "in trick 6"
+                    tmpl = re.sub(r"\b(?:at|on|by) \{%d\}" % i, "{%d}" % i, tmpl)
+        out = _SLOT.sub(lambda m: said.get(int(m.group(1)), m.group(0)), tmpl)
+        for w in said.values():     # "a second card to trick 4 in trick 4": the trick said once
+            if not self.in_file and w.startswith(_MOMENTS):
+                trick = "trick " + w.rsplit(" ", 1)[1]
+                if out.count(trick) > 1:
+                    out = out.replace(" " + w, "", 1)
+        return out
 
 
 _SLOT = re.compile(r"\{(\d+)\}")        # a template's place for its term's N-th argument
+
+
+_MOMENTS = ("at the lead to trick", "in trick", "during trick", "after trick")
+# A slot a remedy fills: after a verb of demanding or choosing ("{2} demanded {3}", "asked for {3}")
+_NAMES_A_REMEDY = r"\b(?:demand|demanded|demands|declined|declines|decline|chose|choose|chooses|exacted|enforced|claimed|" \
+                  r"asked for|for|required) \{%d\}"
+
+
+def remedy_words(ident: str) -> str | None:
+    """A remedy named in a sentence ("North demanded the card called"), in words: rules/remedies.yaml
+    gives each id its words; None for a word that names no remedy."""
+    return registry.remedy_words().get(ident)
 # A place for a number followed by what it counts ("{2} tricks"): one of them is said in the singular.
 _COUNTED = re.compile(r"\{(\d+)\} (tricks|points|revokes|honours|cards|counters|games)\b")
 
@@ -158,15 +223,20 @@ def _only(attrs: dict, pred: str, r) -> Symbol | None:
 
 def build(inc: Incident, sol: Solution) -> dict:
     templates = sol.templates
-    namer = Namer(inc, templates)
+    tricks = {t.number: k.number for t, k in sol.get("event_trick")}
+    namer = Namer(inc, templates, tricks)
 
-    problems = [namer.say(a[0]) for a in sol.get("inconsistent")]
+    in_file = namer.in_the_file()        # a contradiction: the user mends his file, at its lines
+    problems = [in_file.say(a[0]) for a in sol.get("inconsistent")]
     if problems:
-        raise InconsistentIncident(inc.file, sorted(set(problems)))
+        refused = InconsistentIncident(inc.file, sorted(set(problems)))
+        # (the same problems told by the events, for a conditional ruling's branch that cannot be)
+        refused.told = sorted({namer.say(a[0]) for a in sol.get("inconsistent")})
+        raise refused
 
     by = defaultdict(lambda: defaultdict(list))
     for pred in ("r_law", "r_status", "r_may", "r_maynot", "r_choice", "r_favour", "r_against",
-                 "r_exacted_by", "r_because", "r_text", "r_reason", "r_later"):
+                 "r_exacted_by", "r_because", "r_text", "r_reason", "r_later", "turns_on"):
         for args in sol.get(pred):
             by[args[0]][pred].append(args[1:])
 
@@ -183,6 +253,9 @@ def build(inc: Incident, sol: Solution) -> dict:
             reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
             lead = "No penalty" if kind.string == "no-penalty" else "No remedy"
             text = f"{lead}: {text}" + (f"; {'; '.join(reasons)}" if reasons else "")
+        elif status == "lost":          # a right lost while others of its offence stand: what ended it
+            reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
+            text = f"Lost: {text}" + (f"; {'; '.join(reasons)}" if reasons else "")
         text = capital(text, names)
         maynot: dict[str, dict] = {}
         for seat_sym, law, why in attrs["r_maynot"]:
@@ -198,7 +271,9 @@ def build(inc: Incident, sol: Solution) -> dict:
             "laws": sorted({l[0].string for l in attrs["r_law"]}, key=law_key),
             "against": seats_sorted((namer.ident(x[0]) for x in attrs["r_against"]), inc.game),
             "in_favour_of": seats_sorted((namer.ident(x[0]) for x in attrs["r_favour"]), inc.game),
-            "may_exact": seats_sorted((namer.ident(x[0]) for x in attrs["r_may"]), inc.game),
+            # (a consequence that follows of itself is no one's to exact: any player may insist on it)
+            "may_exact": [] if status == "applies" else seats_sorted((namer.ident(x[0]) for x in attrs["r_may"]),
+                                                                     inc.game),
             "may_not_exact": [
                 {"seat": e["seat"], "laws": sorted(e["laws"], key=law_key), "reason": "; ".join(sorted(e["reason"]))}
                 for e in sorted(maynot.values(), key=lambda e: seats_sorted(maynot, inc.game).index(e["seat"]))
@@ -208,6 +283,8 @@ def build(inc: Incident, sol: Solution) -> dict:
             "status": status,
             "exacted_by": seats_sorted(namer.ident(x[0]) for x in attrs["r_exacted_by"]),
             "when": "; ".join(sorted({namer.say(w[0]) for w in attrs["r_later"]})) or None,
+            # what decided the ruling (rights.lp's turns_on/2): ids, as the findings' are
+            "turns_on": sorted({namer.ident(c[0]) for c in attrs["turns_on"]}),
             "_order": (first_time(r.arguments[0]) if r.name == "none" else first_time(r), kind.string, text),
         })
     rulings.sort(key=lambda d: d.pop("_order"))
@@ -227,6 +304,9 @@ def build(inc: Incident, sol: Solution) -> dict:
         findings.append(e)
 
     info = registry.code_info(inc.code)
-    return {"game": inc.game, "code": inc.code, "code_title": info["title"],
-            "code_given": getattr(inc, "code_given", True), "file": inc.file,
-            "rulings": rulings, "findings": findings}
+    out = {"game": inc.game, "code": inc.code, "code_title": info["title"],
+           "code_given": getattr(inc, "code_given", True), "file": inc.file,
+           "summary": [], "rulings": rulings, "findings": findings}
+    from adjudicator.core import render
+    out["summary"] = render.summary(out, inc.players)       # the verdict, in the referee's words
+    return out

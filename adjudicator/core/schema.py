@@ -45,7 +45,11 @@ TYPES = {
     "remedy": "the stable id of a remedy, as the rulings print it (e.g. call-suit, new-deal)",
     "stakes": "loo and poker: a mapping of the stakes agreed, each a whole number of one unit: `ante`, `limit` "
               "(poker); `single` (the stake for a deal), `loo` (a full loo), `limit` (mixed loo), `pool` (what is "
-              "in the pool now) (loo); and `unit`, the unit's name for the rulings (e.g. pence, counters)",
+              "in the pool now) (loo); and `unit`, the unit's name for the rulings (e.g. pence, counters). The "
+              "Boston family, in the counters its laws name (white counters; French Boston's counters), no `unit`: "
+              "`red-counter` (what a red counter is worth: Boston, Boston de Fontainebleau), `bid-value` (what the "
+              "bid played is worth from each adversary, as the table of payments gives it), `over-trick` (Boston), "
+              "`pool` (what the pool holds now)",
     "variations": "loo: a list of the variations of the plain game agreed before play: club-law, unlimited-loo, "
                   "mixed-loo, five-card-loo, irish-loo",
     "bid": "a mapping: by (the bidder's seat), bid (what he undertook), partner (Solo Whist: the "
@@ -172,9 +176,11 @@ TOP = (
     F("hands", "hands", "the cards each player was dealt, when known (lets the rules see who held what); at loo, "
       "a player who took the miss holds the miss; at piquet, the hand held in play, after taking in from the "
       "stock (the declarations are scored from it)"),
-    F("stakes", "stakes", "games loo and poker: the stakes agreed (and, at loo, what is in the pool); the rulings "
-      "then say who pays how much, in the unit named, e.g. {ante: 1, limit: 24, unit: pence}; without them, in "
-      "the laws' own units (a single, the full loo, double the ante)"),
+    F("stakes", "stakes", "games loo, poker, boston, boston-de-fontainebleau and french-boston: the stakes agreed "
+      "(and, at loo and in the Boston family, what is in the pool); the rulings then say who pays how much, in the "
+      "unit named, e.g. {ante: 1, limit: 24, unit: pence}, or in the Boston family's counters, e.g. {red-counter: 10, "
+      "bid-value: 100, pool: 40}; without them, in the laws' own units (a single, the full loo, double the ante, "
+      "a red counter, the value of the bid)"),
     F("jack-pot", "int", "game poker only: this game is a jack-pot, the N-th in a row since a game was last opened "
       "(1: it may be opened with a pair of knaves or better, 2: queens, 3: kings, 4: knaves again ...)"),
     F("game-points", "int", "where the code lets the players choose it (chinese-whist): the points that make the game, as the players agreed (5, 7 "
@@ -300,7 +306,10 @@ event("show-trump-card", G, "The dealer lays a card on the table as the trump ca
 event("forget-trump", G, "The dealer declares that he cannot recollect the trump card.", [BY_OPT_DEALER],
       "- forget-trump: {}")
 event("other-pack-card", G, "A card belonging to the other pack is found in the hand dealt to a player.",
-      [F("player", "seat", "whose hand", required=True), CARD_OPT],
+      [F("player", "seat", "whose hand (at piquet, whose hand, discard or taking in from the stock: `where`)",
+         required=True), CARD_OPT,
+       F("where", "text", "piquet: where it is found: in his hand (when omitted), in his discard, or in the "
+         "stock as he takes in (laws 58, 75)", choices=("hand", "discard", "stock"))],
       "- other-pack-card: {player: W}")
 
 # The play ---------------------------------------------------------------------------------
@@ -330,6 +339,12 @@ event("turn-and-quit", G, "The trick is turned face down and quitted.",
       [F("trick", "trick", "which trick (the one in progress when omitted)"),
        F("won-by", "seat", "who won it, when the cards do not show it")],
       "- turn-and-quit: {won-by: N}")
+event("trick-left-open", G,
+      "The trick is still lying on the table, not turned and quitted, when the next card is led (it is "
+      "turned and quitted only at a later `turn-and-quit`, if the account gives one; without this event "
+      "a trick is taken to be turned and quitted when the next trick is led).",
+      [F("trick", "trick", "which trick (the one before the trick in progress when omitted)")],
+      "- trick-left-open: {trick: 3}")
 event("name-card", G, "A player names a card.", [BY, F("card", "card", "the card named", required=True)],
       "- name-card: {by: E, card: QH}")
 event("expose", G, "A card is exposed: dropped or faced, played with another, or seen by the holder's partner; "
@@ -357,6 +372,11 @@ event("call-attention", G, "Before his partner has played, a player calls attent
 event("claim-rest", G, "A player says \"I can win the rest\", \"The rest are ours\", \"We have the game\" or the like.",
       [BY, F("words", "text", "what he said")],
       "- claim-rest: {by: S, words: The rest are ours}")
+event("admit-claim", G,
+      "A player admits the claim an adversary has just made (`claim-rest`): that his side can win the rest "
+      "of the tricks, or has the game.",
+      [BY],
+      "- admit-claim: {by: E}")
 event("look-at-trick", G, "A player looks at a trick already turned and quitted.",
       [BY, F("trick", "trick", "which trick (the last quitted when omitted)")],
       "- look-at-trick: {by: E, trick: 4}")
@@ -412,6 +432,15 @@ event("decline", G, "A player states that he does not exact a penalty (or exerci
       [BY, F("remedy", "remedy", "what he declines, by the remedy's id", required=True),
        F("card", "card", "the card he declines to call")],
       "- decline: {by: N, remedy: call-card}")
+event("wish", G, "A player says what he wished or meant to do, where that is all that can be said (\"I intended to "
+      "play the seven of clubs\", \"I no longer wish for a fresh deal\"): the laws may act on it, or not.",
+      [BY, F("what", "text", "what he wished: to have played another card than the one he played, to alter "
+             "his discard, to have a fresh deal, not to have one, not to declare something he holds (to sink "
+             "it), or something else", required=True,
+             choices=("play-another-card", "alter-discard", "fresh-deal", "no-fresh-deal", "not-declare", "other")),
+       F("card", "card", "the card he meant, when he names one"),
+       F("words", "text", "what he said")],
+      "- wish: {by: W, what: play-another-card, card: 7C}")
 event("consult", G, "Partners consult about a penalty or a right.",
       [F("by", "seats", "who consulted: both partners, as N-S (one alone consults no one)", required=True),
        F("about", "text", "what they consulted about: which penalty to exact (when omitted), or only "
@@ -468,16 +497,27 @@ event("take-up-stock", G,
       "elder hand's five are the top five, the younger hand's three the bottom three (law 27).",
       [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True, span=(1, 8)),
        F("how", "text", "took it up (when omitted), only exposed it, or took it up and mixed it with his hand "
-         "(laws 28, 29)", choices=("take-up", "expose", "mix"))],
+         "(laws 28, 29)", choices=("take-up", "expose", "mix")),
+       F("card", "card", "the card, when it is known or matters (a card taken in after the play has begun, "
+         "of a suit he has renounced: law 59.IV)")],
       "- take-up-stock: {by: younger, position: 1}")
+event("put-back-stock", G, "A player puts back on the stock a card of it he had taken up (laws 23, 24).",
+      [BY, F("position", "int", "the card's place in the stock, 1 (top) to 8 (bottom)", required=True, span=(1, 8))],
+      "- put-back-stock: {by: younger, position: 8}")
 event("retake-discard", G, "A player takes back into his hand a card of his discard (laws 24, 25).",
       [BY, F("card", "card", "the card, when known")], "- retake-discard: {by: elder}")
 event("show-call", G,
-      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card).",
-      [BY], "- show-call: {by: elder}")
+      "A player shows, of his own accord, the cards of his last call (law 55: before he plays a card), or "
+      "shows cards instead of calling them (`cards`: a declaration by implication).",
+      [BY, F("cards", "cards", "the cards he shows, when it matters which (what they make he declares by "
+             "implication)")], "- show-call: {by: elder}")
 event("announce-carte-blanche", G,
       "A player tells his adversary that he has carte blanche (no king, queen or knave; law 20).",
       [BY], "- announce-carte-blanche: {by: younger}")
+event("show-carte-blanche", G,
+      "A player shows his carte blanche, counting his cards one by one face upward on the table (law 19); "
+      "telling it is `announce-carte-blanche` (law 20: he need not show it until his adversary has discarded).",
+      [BY], "- show-carte-blanche: {by: elder}")
 event("call", G,
       "A player calls (declares) a point, a sequence, a quatorze or a trio. `count` is the number of cards "
       "(a point of five; a quint is five); `value`, a point's count of pips (ace eleven, court cards ten, "
@@ -489,14 +529,34 @@ event("call", G,
        F("suit", "suit", "the suit he names for a point"),
        F("to", "card", "a sequence's highest card (omitted: called by its number of cards alone, law 48)"),
        F("of", "text", "a quatorze's or trio's rank (omitted: the rank not stated, law 48)", choices=("aces", "kings", "queens", "knaves", "tens",
-                                                               "nines", "eights", "sevens"))],
+                                                               "nines", "eights", "sevens")),
+       F("cards", "cards", "the cards the call is made of, when he names or shows them (a point headed by the "
+         "ace of spades: [AS]; a trio of kings: [KS, KH, KC]): cards named declare what they make, by implication"),
+       F("without", "card", "a trio's card of the rank he does not reckon, when he says it (\"three kings, not "
+         "the king of diamonds\": KD)"),
+       F("completes", "bool", "the call completes his last call, made imperfectly (\"Five\" ... \"Forty-one\": "
+         "the point's count of pips, a sequence's card or a set's rank said after): the same call, not another "
+         "(law 51: \"before the elder hand has made another call\")")],
       "- call: {by: elder, what: point, count: 5, value: 41}")
 event("reply", G, "The adversary replies to the last call: good, not good, or equal.",
       [BY, F("answer", "text", "his reply", required=True, choices=("good", "not-good", "equal"))],
       "- reply: {by: younger, answer: good}")
 event("ask-to-show", G, "A player asks his adversary to show the cards of his last call allowed good or equal "
-      "(law 55: the younger hand need show them only after the elder hand has led a card).",
-      [BY], "- ask-to-show: {by: younger}")
+      "(law 55: the younger hand need show them only after the elder hand has led a card), or asks about them: "
+      "`question` (\"Which queen do you not reckon?\", \"How many diamonds?\"); the reply is `answer`.",
+      [BY, F("question", "text", "what he asks instead of seeing them: which card of the rank the call does not "
+             "reckon (card-out), how many cards of a suit he holds (how-many, with `suit`), to what card a "
+             "sequence is (to-what-card), in what suit (what-suit)",
+             choices=("card-out", "how-many", "to-what-card", "what-suit")),
+       F("suit", "suit", "the suit asked about (`how-many`)")],
+      "- ask-to-show: {by: younger}")
+event("answer", G, "A player answers his adversary's question about his call (`ask-to-show` with a `question`): "
+      "the card he names, how many he says he holds, or the suit; the rules judge the answer against the cards "
+      "of his calls reckoned good or called equal (law 59.V).",
+      [BY, F("card", "card", "the card he names (the card not reckoned; a sequence's card)"),
+       F("count", "int", "how many he says he holds (\"Two\"; 0: \"None\")", span=(0, 13)),
+       F("suit", "suit", "the suit he names")],
+      "- answer: {by: elder, card: QD}")
 event("ask-point", G, "The younger hand replies to the elder hand's call of his point by asking what it makes "
       "(law 46: only if he holds at least as many cards; the inquiry bars him from counting a point of more).",
       [BY], "- ask-point: {by: younger}")
@@ -538,6 +598,20 @@ event("misinform", G, "A player, asked what cards he holds of a call allowed goo
 event("take-up-hand", G, "A player takes up his cards after the deal (laws 10, 15: \"before either player "
       "has taken up his hand\").",
       [BY], "- take-up-hand: {by: elder}")
+event("alter-discard", G, "A player claims to alter his discard: to take back cards of it and lay out others "
+      "(law 24: not after he has taken up a card of the stock; laws 11, 32, 39). Taking a card of it back into "
+      "his hand is `retake-discard`.",
+      [BY], "- alter-discard: {by: younger}")
+event("retract-lead", G, "A player claims to take back a card he led, to lead another (law 59: \"A card once led "
+      "or played cannot be taken up\", except as 52 and 59 provide).",
+      [BY, F("card", "card", "the card he would take back (when omitted: his last card led)")],
+      "- retract-lead: {by: elder, card: 7S}")
+event("offer-fresh-deal", G, "A player proposes a fresh deal by agreement, which the laws do not give him "
+      "(his adversary's answer is `answer-offer`).",
+      [BY], "- offer-fresh-deal: {by: elder}")
+event("answer-offer", G, "A player accepts or refuses his adversary's offer of a fresh deal.",
+      [BY, F("answer", "text", "his answer", required=True, choices=("accept", "refuse"))],
+      "- answer-offer: {by: younger, answer: refuse}")
 
 # Boston, Solo Whist and the Boston family: the bidding ---------------------------------------
 G = "Boston and Solo Whist: the bidding"
@@ -654,19 +728,21 @@ GAME_EVENTS: dict[str, frozenset] = {
                          "see-next-hand", "scores-differ", "mix-with-discard", "shuffle", "cut", "cut-for-deal",
                          "see-left-cards", "name-suit", "correct-reply",
                          "drop-card", "misinform",
-                         "count-stock", "ask-point", "ask-to-show"}),
+                         "count-stock", "ask-point", "ask-to-show",
+                         "answer", "show-carte-blanche", "put-back-stock", "other-pack-card", "alter-discard",
+                         "retract-lead", "offer-fresh-deal", "answer-offer", "wish", "name-card"}),
 }
 ONLY_FOR: dict[str, str] = {e: g for g, evs in GAME_EVENTS.items() for e in evs
                             if e in {ev.name for ev in _E if ev.group.startswith("Piquet")}}
 # Loo and Draw Poker: their own events, and those of the common vocabulary their laws read.
 GAME_EVENTS.update({
-    "german-whist": frozenset({"lead", "play", "take-from-talon", "end-of-hand"}),
+    "german-whist": frozenset({"lead", "play", "take-from-talon", "end-of-hand", "wish"}),
     "loo": frozenset({"declare", "look-at", "lead", "play", "expose", "name-card", "exchange", "take-back-exchanged",
-                     "declare-flush"}),
+                     "declare-flush", "wish"}),
     "poker": frozenset({"draw-for-deal", "shuffle", "cut", "deal", "straddle", "point-out-no-cut", "finish-deal",
                         "faced-in-pack", "dealer-exposes", "exchange-exposed", "wrong-number", "take-up-hand",
                         "speak-to-dealer", "deal-incorrectly", "open", "pass", "show-hand",
-                        "bet", "stand", "draw", "take-back-discard"}),
+                        "bet", "stand", "draw", "take-back-discard", "wish"}),
 })
 ONLY_FOR.update({ev.name: ("loo" if ev.group.startswith("Loo") else "poker") for ev in _E
                  if ev.group.startswith(("Loo", "Draw Poker"))})

@@ -87,11 +87,33 @@ def _who(inc: Incident, seat: str) -> str:
     return f"{name} ({seat})" if name else registry.table(inc.game).word(seat)
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _told(inc: Incident, n: int) -> str:
+    """Event n as the story tells it, mid-sentence and without its full stop ("Brown renounces with
+    the three of clubs", "the trick is turned and quitted"): a question names an event by what
+    happened, never by a line of the file (an account built on the page has none the user saw)."""
+    told = getattr(inc, "_told", None)
+    if told is None:
+        from adjudicator.core import narrator
+        teller = narrator.Narrator(inc)
+        teller.setting()
+        told = [teller.event(ev).rstrip(".") for ev in inc.events]   # (in order: a deal says who deals on)
+        told = [t[:1].lower() + t[1:] if t.split(" ", 1)[0] in ("The", "A", "An") and t.split(" ", 1)[0]
+                not in teller.names else t for t in told]
+        inc._told = told
+    return told[n - 1]
+
+
 def _describe(inc: Incident, n: int) -> str:
+    """Event n named for a question, as the story tells it: "the renounce by Brown (E) (the 2nd
+    event: Brown renounces with the three of clubs)"."""
     ev = inc.events[n - 1]
     by = ev.fields.get("by")
     who = _who(inc, by) if isinstance(by, str) and by in registry.table(inc.game).seats else None
-    return f"the {ev.name}" + (f" by {who}" if who else "") + f" (event {n}, line {ev.line})"
+    return f"the {ev.name.replace('-', ' ')}" + (f" by {who}" if who else "") + f" (the {_ordinal(n)} event: {_told(inc, n)})"
 
 
 def _suit_led(inc: Incident, n: int) -> str | None:
@@ -242,12 +264,12 @@ def _field_unknown(ck, inc, uid, y: Y, m: dict, base: list) -> Unknown:
         alts.append(Alternative(label, _yaml_value(f, v), syms))
     if f.type == "holding" and ev.name in ("lead", "play", "renounce"):
         what = " or ".join(_holding_words(v) for v in values if v is not None)
-        question = f"Did {who} hold {what} at the {ev.name} (event {n}, line {ev.line})?"
+        question = f"Did {who} hold {what} at the {ev.name.replace('-', ' ')} (the {_ordinal(n)} event: {_told(inc, n)})?"
     elif fname == "by":
-        question = f"Who did the {ev.name} at event {n} (line {ev.line})?"
+        # (who did it is the question: the event is not told, its account names who is said to have)
+        question = f"Who did the {ev.name.replace('-', ' ')} at the {_ordinal(n)} event?"
     else:
-        where = f"the {ev.name} (event {n}, line {ev.line})" if fname == "by" else _describe(inc, n)
-        question = f"At {where}, {fname.replace('-', ' ')}: {f.doc}?"
+        question = f"At {_describe(inc, n)}, {fname.replace('-', ' ')}: {f.doc}?"
     base[:] = [s for s in base if not (s.name == "arg" and s.arguments[0] == t and s.arguments[1] == key)]
     return Unknown(uid, "field", question, f"line {ev.line}", (n,), fname, alts,
                    {"event": n, "field": fname, **({"one-of": [a.value for a in alts]} if "one-of" in m else {})})
@@ -325,8 +347,8 @@ def parse(inc: Incident) -> tuple[list, list[Unknown]]:
             da, db = _describe(inc, a), _describe(inc, b)
             u = Unknown(uid, "order", f"Which came first: {da} or {db}?",
                         f"lines {inc.events[a - 1].line}-{inc.events[b - 1].line}", (a, b), None,
-                        [Alternative(f"{da.split(' (')[0]} came first", [a, b], mine),
-                         Alternative(f"{db.split(' (')[0]} came first", [b, a], swapped)],
+                        [Alternative(f"{da.split(' (the ')[0]} came first", [a, b], mine),
+                         Alternative(f"{db.split(' (the ')[0]} came first", [b, a], swapped)],
                         {"order": [a, b]})
         for n in u.events:
             if n in used:
@@ -507,7 +529,8 @@ class Space:
 class Node:
     assumed: dict
     result: dict | None = None          # a settled ruling (cautious = brave)
-    impossible: list | None = None      # the facts on this branch cannot all be so
+    impossible: list | None = None      # the facts on this branch cannot all be so (at the file's lines)
+    told: list | None = None            # the same, as a ruling says it (by the events, not the lines)
     unknown: int | None = None          # otherwise: the fact it turns on next
     children: list = field(default_factory=list)   # (alternative index, Node)
 
@@ -540,6 +563,7 @@ def decide(space: Space, assumed: dict | None = None, remaining: list[int] | Non
             node.result = space.result(cautious)
         except InconsistentIncident as e:
             node.impossible = e.problems
+            node.told = getattr(e, "told", None) or e.problems
         return node
     relevant = space.split(assumed, remaining)
     # When no single fact decides anything by itself, the facts decide together: take the first.
@@ -614,7 +638,7 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
         entry = {"if": [{"unknown": space.unknowns[ui].id, "fact": space.unknowns[ui].alternatives[ai].label}
                         for ui, ai in path]}
         if n.result is None:
-            entry["impossible"] = n.impossible
+            entry["impossible"] = n.told or n.impossible
         else:
             common = {_key(r) for r in out["rulings"]}
             entry["rulings"] = n.result["rulings"]
@@ -629,7 +653,9 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
     # give, and is told so, not that it depends on them.
     same = {_key({"rulings": n.result["rulings"], "findings": n.result["findings"]}) for n in possible}
     out["only_whether_possible"] = not out["settled"] and len(same) == 1
-    return out
+    said = summary(out, inc.players)          # (the verdict first, after what names the ruling)
+    head = {k: out.pop(k) for k in ("game", "code", "code_title", "code_given", "file")}
+    return {**head, "summary": said, **out}
 
 
 def _tree_json(space: Space, node: Node):
@@ -642,40 +668,72 @@ def _tree_json(space: Space, node: Node):
 
 
 def _body(result: dict, players: dict[str, str]) -> str:
-    """render.ruling_text's rulings and findings, without its heading."""
+    """render.ruling_text's rulings and findings, without its verdict and heading."""
     from adjudicator.core import render
-    return render.ruling_text({**result, "code_title": "-", "file": "-"}, players).split("\n", 2)[2]
+    return render.ruling_text({**result, "code_title": "-", "file": "-"}, players, verdict=False).split("\n", 2)[2]
 
 
-def text(result: dict, players: dict[str, str]) -> str:
-    """The conditional ruling as a referee would read it out."""
+def summary(result: dict, players: dict[str, str]) -> list[str]:
+    """The verdict of a conditional ruling: what the ruling turns on, what each answer gives, and
+    what holds whatever the facts were (render.summary says each)."""
+    from adjudicator.core import render
+    relevant = [u for u in result["unknowns"] if u["relevant"]]
+    common = render.summary(result, players) if result["rulings"] else []
+    if result["settled"]:
+        return ["The facts not known do not change the ruling."] + common[:2]
+    if result.get("only_whether_possible"):
+        return ["The facts not known decide only whether the account can have happened; wherever it can, "
+                "the ruling is the same."] + common[:2]
+    n = len(relevant)
+    out = [f"The ruling turns on {'a fact' if n == 1 else f'{n} facts'} not known: "
+           + " ".join(u["question"] for u in relevant)]
+    branches = []
+    names = tuple(players.values())
+    for entry in result["conditional"]:
+        cond = " and ".join(c["fact"] for c in entry["if"])
+        if "impossible" in entry:
+            branches.append(f"If {cond}, that cannot have been so.")
+            continue
+        extra = [entry["rulings"][i] for i in entry["extra"]]
+        if not extra:
+            branches.append(f"If {cond}, nothing more than what holds whatever the facts.")
+            continue
+        said = render.summary({**result, "rulings": extra, "findings": entry["findings"], "summary": None}, players)
+        said = [x.rstrip(".") for x in said]
+        said = [x if k == 0 else render.mid_sentence(x, names) for k, x in enumerate(said)]
+        branches.append(f"If {cond}: " + "; ".join(said) + ".")
+    out += branches[:4]
+    if len(branches) > 4:
+        out.append(f"And {len(branches) - 4} more cases (below).")
+    if common:
+        out.append("Whatever the facts were: " + " ".join(common))
+    return out
+
+
+def text(result: dict, players: dict[str, str], verdict: bool = True) -> str:
+    """The conditional ruling as a referee would read it out: the verdict (unless the caller said
+    it), then for the referee what it turns on and each possibility."""
     from adjudicator.core import render
     lines = []
-    head = render.ruling_text({**result, "rulings": [], "findings": []}, players).rstrip("\n")
+    if verdict:
+        lines += render.verdict_text(result, players).rstrip("\n").split("\n")
+        lines.append("")
+    head = render.ruling_text({**result, "rulings": [], "findings": []}, players, verdict=False).rstrip("\n")
     lines.append(head)
     lines.append("")
     unknown_rel = [u for u in result["unknowns"] if u["relevant"]]
-    if result["settled"]:
-        qs = "; ".join(u["question"] for u in result["unknowns"])
-        lines += render._wrap("The facts not known do not change the ruling: it is the same whatever they were"
-                              + (f" ({qs})" if qs else "") + ".", "", "  ")
-    elif result.get("only_whether_possible"):
-        lines += render._wrap("The facts not known decide only whether the account can have happened, "
-                              "and wherever it can, the ruling is the same: "
-                              + "; ".join(u["question"] for u in unknown_rel), "", "  ")
-    else:
-        lines += render._wrap("The ruling depends on facts not known: "
-                              + "; ".join(u["question"] for u in unknown_rel), "", "  ")
+    if not result["settled"] and not result.get("only_whether_possible"):
         laws = render.laws_turned_on(result["depends_on"])
         if laws:
             tag = render.laws_tag(laws)
-            lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn{'s' if len(laws) == 1 else ''} on them.",
-                                  "", "  ")
+            lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn{'s' if len(laws) == 1 else ''} on "
+                                  f"{'it' if len(unknown_rel) == 1 else 'them'}.", "", "  ")
     idle = [u for u in result["unknowns"] if not u["relevant"]]
     if idle and not result["settled"]:
         lines += render._wrap("Whatever the answer, these do not change it: "
                               + "; ".join(u["question"] for u in idle), "", "  ")
-    lines.append("")
+    if lines[-1] != "":
+        lines.append("")
     only = result.get("only_whether_possible")
     if result["rulings"]:
         lines.append("The ruling:" if result["settled"] or only else "Whatever the facts were:")

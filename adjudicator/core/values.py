@@ -152,3 +152,10 @@ def suggest(word: str, options) -> str | None:
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return close[0] if close else None
 
+
+
+def law_key(law: str):
+    """A law's id as the laws are ordered: numbers first, in numeric order ("9" before "24", "17.II"
+    after "17"), then the named paragraphs ("bidding", "variations.irish-loo")."""
+    head, _, rest = law.partition(".")
+    return (0, int(head), rest) if head.isdigit() else (1, 0, law)

@@ -433,18 +433,19 @@ def turning_laws(r: dict) -> list[str]:
 
 
 def _alike(path: str, codes: list[str]) -> bool | None:
-    """Whether the codes rule alike, as `adjudicator compare` decides it (compare.py: the same
-    remedies, each as many times, to the same persons, with the same status and choice), on the
-    rulings solved once for the bank. tests/test_quiz.py checks it against compare.compare."""
-    from adjudicator.core.compare import _shape, _summary
+    """Whether the codes rule alike, as `adjudicator compare` decides it (compare.differences: the
+    same remedies, each as many times, to the same persons, with the same status and choice, saying
+    the same things), on the rulings solved once for the bank. tests/test_quiz.py checks it against
+    compare.compare."""
+    from adjudicator.core.compare import _summary, differences
     results = [ruling_of(path, c) for c in codes]
     if any(r is None for r in results):
         return None
     remedies = {r["remedy"] for res in results for r in res["rulings"]}
+    players = results[0].get("_players") or {}
     for remedy in remedies:
-        shapes = {tuple(_shape([_summary(r) for r in res["rulings"] if r["remedy"] == remedy]))
-                  for res in results}
-        if len(shapes) > 1:
+        per = {c: [_summary(r) for r in res["rulings"] if r["remedy"] == remedy] for c, res in zip(codes, results)}
+        if differences(per, players):
             return False
     return True
 

@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from adjudicator.core.limits import MAX_BYTES
-from adjudicator.core.render import NONE_REMEDIES, alternatives, status_sentence
+from adjudicator.core.render import NONE_REMEDIES, alternatives, none_may_sentence, presented, status_sentence
 from adjudicator.web import examples, service
 from adjudicator.web.service import Refusal
 
@@ -70,7 +70,9 @@ def _turning_laws(tree) -> list[str]:
 
 env.filters["who"] = _who
 env.filters["marked"] = _marked
-env.globals.update(alternatives=alternatives, law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, status_sentence=status_sentence, none_remedies=NONE_REMEDIES,
+env.globals.update(presented=presented, dict=dict,
+                   none_may=lambda m, players, game: none_may_sentence(m, players, game, refs=False),
+                   alternatives=alternatives, law_url=_law_url, turning_laws=_turning_laws, token=service.quiz_token, may_not_groups=_may_not_groups, status_sentence=status_sentence, none_remedies=NONE_REMEDIES,
                    law_words=service.law_words, max_bytes=MAX_BYTES)
 
 

@@ -1,5 +1,5 @@
 """What only some games' accounts hold, checked: the bid (Boston's family), the partie (piquet), the
-stakes (loo, poker), loo's variations, the Dummies, and the event fields only one game reads.
+stakes (loo, poker, the Boston family), loo's variations, the Dummies, and the event fields only one game reads.
 """
 from __future__ import annotations
 
@@ -104,18 +104,36 @@ def _partie(ck: Checker, y: Y, game: str) -> dict:
 
 
 # The stakes each game's laws speak of (top-level `stakes`), and loo's variations.
-STAKES = {"poker": ("ante", "limit"), "loo": ("single", "loo", "limit", "pool")}
+# The Boston family counts in the counters its laws name: Boston's and Boston de Fontainebleau's
+# white counters (the unit of the tables of payments: "five white counters" an over-trick, 19.boston's
+# and 30.boston's red counters worth so many of them), French Boston's counters. Its stakes are given
+# in that unit, which the rules name (no `unit`): a red counter's worth, the value of the bid played
+# (what each adversary pays the bidder if he succeeds: the table of payments, which the seeds do not
+# give), an over-trick's (Boston; Boston de Fontainebleau fixes it at five white counters,
+# "payments"), and what is in the pool now.
+STAKES = {"poker": ("ante", "limit"), "loo": ("single", "loo", "limit", "pool"),
+          "boston": ("red-counter", "bid-value", "over-trick", "pool"),
+          "boston-de-fontainebleau": ("red-counter", "bid-value", "pool"),
+          "french-boston": ("bid-value", "pool")}
+# (the games whose stakes are counted in their laws' own counters, and their name for them)
+COUNTERS = {"boston": "white counters", "boston-de-fontainebleau": "white counters", "french-boston": "counters"}
 LOO_VARIATIONS = ("club-law", "unlimited-loo", "mixed-loo", "five-card-loo", "irish-loo")
 
 
 def _stakes(ck: Checker, y: Y, game: str) -> dict:
-    """`stakes: {ante: 1, limit: 24, unit: pence}`: the stakes agreed, in one unit (loo, poker)."""
+    """`stakes: {ante: 1, limit: 24, unit: pence}`: the stakes agreed, in one unit (loo, poker); the Boston
+    family's, `stakes: {red-counter: 10, bid-value: 100, pool: 40}`, in its laws' own counters."""
     keys = STAKES.get(game)
     if keys is None:
-        raise ck.err(y, f"stakes: only a loo or poker incident gives stakes (this is {game})",
-                     "remove `stakes`, or write `game: loo` or `game: poker`")
+        raise ck.err(y, f"stakes: only a loo, poker or Boston family incident gives stakes (this is {game})",
+                     "remove `stakes`, or write the game whose stakes they are (" + ", ".join(STAKES) + ")")
     m = ck.mapping(y, "stakes")
-    _check_keys(ck, y, {**{k: None for k in keys}, "unit": None}, f"stakes (the stakes of {game})")
+    if game in COUNTERS and "unit" in m:
+        raise ck.err(m["unit"], f"stakes.unit: {game} counts its stakes in {COUNTERS[game]}, the unit its laws name; "
+                     "there is no other unit to give",
+                     f"remove `unit`, and give each stake in {COUNTERS[game]}")
+    _check_keys(ck, y, {**{k: None for k in keys}, **({} if game in COUNTERS else {"unit": None})},
+                f"stakes (the stakes of {game})")
     out: dict = {k: ck.integer(m[k], f"stakes.{k}", 0, 1_000_000) for k in keys if k in m}
     if "unit" in m:
         out["unit"] = ck.text(m["unit"], "stakes.unit").strip()
@@ -188,7 +206,10 @@ def _dummies(ck: Checker, root: Y, game: str) -> list[str]:
 # Each: (the game, its law, how another game's incident tells it, the fix).
 GAME_ONLY_FIELDS = {("deal", "out-of-turn"): ("piquet", "law 16", "a deal out of turn is told by who dealt",
                                               "write `deal: {by: SEAT}` with the seat that dealt; the dealer's "
-                                              "seat is the top-level `dealer`")}
+                                              "seat is the top-level `dealer`"),
+                    ("other-pack-card", "where"): ("piquet", "laws 58, 75", "a card of the other pack is found in "
+                                                   "a player's hand", "remove `where`: the card is in the hand of "
+                                                   "`player`")}
 
 
 def field_of_game(event: str, field: str, game: str) -> bool:
