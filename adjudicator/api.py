@@ -465,10 +465,11 @@ class Lookup:
                 "event": render.event_text}[self.kind](self.data)
 
 
-def search(words: str, *, code: str | None = None, limit: int = 10) -> Lookup:
+def search(words: str, *, code: str | None = None, limit: int = 10, offset: int = 0) -> Lookup:
     """The laws of every code (or of `code`) on these plain words, best first: `adjudicator search
-    --json`. Refuses a limit outside 1-500, a code with no law texts, and words that leave nothing to
-    search for (none, blanks, only common words)."""
+    --json`; `total` counts every law found, `offset` skips the first ones (a page: `--page`).
+    Refuses a limit outside 1-500, a code with no law texts, and words that leave nothing to search
+    for (none, blanks, only common words)."""
     from adjudicator.core import registry
     from adjudicator.lookup import laws
     from adjudicator.lookup import search as searching
@@ -480,7 +481,9 @@ def search(words: str, *, code: str | None = None, limit: int = 10) -> Lookup:
         if book not in laws.codes():
             raise InputError(f"code '{safe(book, 40)}' has no law texts", file="adjudicator search",
                              hint="`adjudicator codes` lists the codes")
-    result = searching.search(words, code=book, limit=limit)
+    if offset < 0:
+        raise InputError(f"the offset is {offset}: it is 0 or more", file="adjudicator search")
+    result = searching.search(words, code=book, limit=limit, offset=offset)
     if not result["groups"]:
         raise searching.nothing_to_search(words)
     return Lookup(result, "search")

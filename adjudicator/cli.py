@@ -10,6 +10,7 @@
     adjudicator remedies [--json]
     adjudicator quiz [-n N] [--seed S] [--code C] [--topic T] [--law L] [--review] [--reset] [--sheet N] [--json]
     adjudicator quiz stats [--json]
+    adjudicator quiz ruling TOKEN
     adjudicator serve [--host H] [--port P]
 
 Exit codes: 0 a ruling (or all cases pass), 1 a case failed or an internal fault, 2 bad input; a
@@ -713,11 +714,13 @@ def _laws_text(listed: dict, asked: str) -> str:
 @click.option("--code", "code_given", shell_complete=_complete_codes, help="Search only this code's laws (`adjudicator codes` lists them; a game's name "
               "stands for its default code).")
 @click.option("--limit", default=10, show_default=True, type=Whole(1, 500), help="How many laws to show.")
+@click.option("--page", default=1, show_default=True, type=Whole(1, 10000),
+              help="Which page of results: the laws after the first LIMIT x (PAGE - 1).")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @ui.color_option
 @ui.pager_option
 @click.pass_context
-def search(ctx, words, code_given, limit, as_json):
+def search(ctx, words, code_given, limit, page, as_json):
     """Find the laws of every code on a few plain words, best first.
 
     Each law found is shown with the words found in context (highlighted on a terminal, marked
@@ -732,7 +735,7 @@ def search(ctx, words, code_given, limit, as_json):
     def go():
         import json
         from adjudicator import api
-        found = api.search(" ".join(words), code=code_given, limit=limit)
+        found = api.search(" ".join(words), code=code_given, limit=limit, offset=limit * (page - 1))
         if as_json:
             click.echo(json.dumps(found.as_dict(), indent=2, ensure_ascii=False))
         else:
@@ -913,8 +916,12 @@ def _quiz_json(seed, questions, message=None) -> str:
 @click.option("--law", default=None, shell_complete=_complete_quiz_law,
               help="Only questions on this law (with --code).")
 @click.option("--kind", default=None, shell_complete=_complete_kinds,
-              help="Only this kind: remedy, who, who-not, law, status, compare.")
+              help="Only this kind: remedy, who, law, status, compare.")
 @click.option("--review", is_flag=True, help="Ask the questions missed and those due again.")
+@click.option("--new-per-day", "new_per_day", type=Whole(1, 1000), default=20, show_default=True,
+              help="At most this many new questions a day (a review is not new).")
+@click.option("--reviews-per-day", "reviews_per_day", type=Whole(1, 10000), default=200, show_default=True,
+              help="At most this many reviews a day.")
 @click.option("--reset", is_flag=True, help="Forget all progress (answers and schedule).")
 @click.option("--sheet", "sheet", type=Whole(1, 500), default=None,
               help="Write a printable sheet of N questions (Markdown and HTML) with the answer key.")
@@ -922,13 +929,14 @@ def _quiz_json(seed, questions, message=None) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the questions with their answers as JSON.")
 @ui.color_option
 @click.pass_context
-def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as_json):
+def quiz(ctx, count, seed, code, topic, law, kind, review, new_per_day, reviews_per_day, reset, sheet, out, as_json):
     """Drill on the laws with questions graded by the engine.
 
-    The questions are drawn from the cases, and graded by the engine's own ruling.
-
-    Answers are read from the terminal (or standard input), one line each; q stops.
-    Progress is kept in the user's data folder (or $ADJUDICATOR_DATA_DIR).
+    The questions are drawn from the cases, and graded by the engine's own ruling. Answers are read
+    from the terminal (or standard input), one line each; q stops. At a terminal the time each
+    answer takes is measured and a right answer may be graded Again, Hard, Good or Easy (spaced
+    repetition, FSRS). Progress is kept in the user's data folder (or $ADJUDICATOR_DATA_DIR);
+    `adjudicator quiz stats` shows it, with what is due today and after.
 
     \b
     Examples:
@@ -959,22 +967,34 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
         used_seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**6)
         n = sheet or count
         store = None
-        if review:
+        drill = not sheet and not as_json        # answered here, and recorded: the daily limits count
+        exclude = None
+        if review or drill:
             store = progress.Store()
             for note in store.notices:
                 click.echo(note, err=True)
-            questions = qz.review_questions(store.review_ids(), n)
+        if drill:
+            n, said = qz.allowance(store, n, review, new_per_day, reviews_per_day)
+            if said:
+                click.echo(said)
+                return 0
+            exclude = store.seen_ids() if not review else None
+        if review:
+            questions = qz.review_questions(store.review_ids(), n, random.Random())
             questions = [q for q in questions if qz._fits(q, code, topic_name, law, kind)]
             if not questions:
                 said = "Nothing to review: no question missed and none due. `adjudicator quiz` asks new ones."
                 click.echo(_quiz_json(None, [], said) if as_json else said)
                 return 0
         else:
-            questions = qz.draw(n, used_seed, code, topic_name, law, kind)
+            questions = qz.draw(n, used_seed, code, topic_name, law, kind, exclude=exclude)
             if not questions:
                 from adjudicator.errors import InputError
-                raise InputError("no question fits these filters", file="adjudicator quiz",
-                                 hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
+                raise InputError("no question fits these filters" if not exclude else
+                                 "no new question fits these filters: every one has been answered",
+                                 file="adjudicator quiz",
+                                 hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes"
+                                 + ("; `adjudicator quiz --review` asks those due again" if exclude else ""))
         if sheet:       # (with --json too: the sheet is written, and the JSON says so)
             md, html = qz.write_sheet(out, questions, used_seed)
             said = (f"Wrote {safe(md, 80)} and {safe(html, 80)}: {len(questions)} question{'' if len(questions) == 1 else 's'}, "
@@ -1006,7 +1026,9 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
                 click.echo("")
             return line
 
-        done = qz.run(questions, store, read, lambda text: ui.echo(text, paint=ui.paint_quiz, page=False, nl=True))
+        at_terminal = stdin is not None and hasattr(sys.stdin, "isatty") and sys.stdin.isatty()
+        done = qz.run(questions, store, read, lambda text: ui.echo(text, paint=ui.paint_quiz, page=False, nl=True),
+                      ask_grade=at_terminal)
         if done["unreadable"]:
             from adjudicator.errors import InputError
             raise InputError(f"the quiz stops: {done['unreadable']}", file="adjudicator quiz",
@@ -1022,27 +1044,38 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, reset, sheet, out, as
 @ui.pager_option
 @click.pass_context
 def quiz_stats(ctx, as_json):
-    """Progress so far, by code and by topic."""
+    """Progress so far: what is due today and in the coming days, by code and by topic."""
     def go():
         import json
         from adjudicator.study import progress
         store = progress.Store()
         for note in store.notices:
             click.echo(note, err=True)
+        from adjudicator.study import quiz as qz
         st = store.stats()
         if as_json:
             click.echo(json.dumps(st, indent=2))
             return 0
-        lines = [f"{st['right']} of {st['answers']} answers right; {_count(st['questions_seen'], 'question')} "
-                 f"seen, {st['to_review']} to review.  ({safe(store.path)})"]
-        for title, rows in (("By code:", st["by_code"]), ("By topic:", st["by_topic"])):
-            if rows:
-                lines += ["", title]
-                for k, v in rows.items():
-                    lines.append(f"  {safe(k, 36):<36} {v['right']:>4} of {v['answered']:<4} right")
-        ui.echo("\n".join(lines), paint=ui.paint_stats, nl=True)
+        ui.echo(qz.stats_text(st, store.path), paint=ui.paint_stats, nl=True)
         return 0
     _run(ctx.obj["debug"], go, as_json)
+
+
+@quiz.command("ruling")
+@click.argument("token")
+@click.pass_context
+def quiz_ruling(ctx, token):
+    """The whole ruling on a question's incident, by the token the feedback names."""
+    def go():
+        from adjudicator.errors import InputError
+        from adjudicator.study import quiz as qz
+        case = qz.case_of_token(token)
+        if case is None:
+            raise InputError(f"no question of the bank has the token '{safe(token, 40)}'", file="adjudicator quiz ruling",
+                             hint="give the token the quiz printed after an answer (16 letters and digits)")
+        click.echo(qz.whole_ruling(case), nl=False)
+        return 0
+    _run(ctx.obj["debug"], go, False)
 
 
 @main.command()

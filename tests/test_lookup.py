@@ -125,7 +125,8 @@ def test_encoded_in_reads_citations_not_comments():
     assert laws._code_part('text(a, "50 % of it") % "26"') == 'text(a, "50 % of it") '
 
 
-def test_cases_found_from_the_checkout_and_not_available_when_installed(tmp_path):
+def test_cases_found_from_the_checkout_and_not_available_when_named_nowhere(tmp_path):
+    """(From an installed package: tests/test_wheel.py.)"""
     assert os.path.samefile(laws.cases_dir(), os.path.join(ROOT, "cases"))
     cited = laws.exercised_by(CODE, "30")
     assert cited and all("30" in c["citations"] for c in cited)
@@ -139,7 +140,7 @@ def test_cases_found_from_the_checkout_and_not_available_when_installed(tmp_path
     # a clause: the cases citing that clause (or the whole law)
     assert all(set(c["citations"]) & {"20", "20.I"} for c in laws.exercised_by(CODE, "20.I"))
     r = run("law", CODE, "30", env={"ADJUDICATOR_CASES": str(tmp_path / "nowhere")})
-    assert "Cases: not available (installed package)." in r.stdout
+    assert "Cases: not available (no folder of cases found)." in r.stdout
     r = run("law", CODE, "30", "--json", env={"ADJUDICATOR_CASES": str(tmp_path / "nowhere")})
     data = json.loads(r.stdout)
     assert data["cases"] is None and data["cases_available"] is False

@@ -129,10 +129,11 @@ def test_results_show_the_words_in_context(conn):
 def test_search_command():
     r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--code", "american-1893")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("1. american-1893, law 24 -- Leading and playing out of turn\n")
+    assert r.stdout.startswith("19 laws found; 1-10 shown, the best first.\n\n"
+                               "1. american-1893, law 24 -- Leading and playing out of turn\n")
     assert not render.too_wide(r.stdout, 80)     # 80 columns; a lone unbreakable word may be wider
     r = run("search", "someone", "led", "when", "it", "wasn't", "their", "turn", "--limit", "3")
-    assert r.stdout.startswith("1. ") and "\n3. " in r.stdout and "\n4. " not in r.stdout
+    assert "found; 1-3 shown" in r.stdout.splitlines()[0] and "\n3. " in r.stdout and "\n4. " not in r.stdout
     data = json.loads(run("search", "revoke", "--json", "--limit", "2").stdout)
     assert len(data["results"]) == 2 and data["results"][0]["code"] == "american-1893"
     for key in ("rank", "code", "id", "section", "summary", "snippet", "score", "topics"):
@@ -246,3 +247,128 @@ def test_one_word_too_long_is_said_to_be_too_long_not_too_many():
     assert r.exit_code == 2
     assert "the words to search for are too long (1 word, 1,200 characters: 'revokerevoke" in r.output
     assert "at most 40 words and 400 characters" in r.output
+
+
+# --- searches as players type them (issue 44) -----------------------------------------------------
+
+with open(os.path.join(HERE, "player-queries.yaml"), encoding="utf-8") as fh:
+    PLAYERS = yaml.safe_load(fh)
+
+
+def test_thirty_player_worded_searches():
+    assert len(PLAYERS) == 30 and len({q["q"] for q in PLAYERS}) == 30
+    assert all(q["want"] for q in PLAYERS)
+
+
+@pytest.mark.parametrize("q", PLAYERS, ids=[q["q"][:50] for q in PLAYERS])
+def test_a_player_worded_search_over_every_code_finds_the_law_a_referee_wants_in_the_first_three(q, conn):
+    wants = [tuple(w.split(":", 1)) for w in q["want"]]
+    top = search.search(q["q"], limit=3, conn=conn)["results"]
+    assert any(_found(top, c, i) for c, i in wants), \
+        f"{q['q']!r}: expected one of {wants}, got {[(r['code'], r['id']) for r in top]}"
+
+
+def test_a_games_default_code_is_not_buried_under_another_code_of_the_game(conn):
+    """"dealer exposed a card" found no American law in the first ten: the English 38, the piquet
+    and poker laws on it came first. The English code is whist's other code: its law comes after."""
+    res = search.search("dealer exposed a card", conn=conn)["results"]
+    ranks = {(r["code"], r["id"]): r["rank"] for r in res}
+    assert ranks[("american-1893", "15")] < ranks[("english-1864", "38")]
+    assert ranks[("american-1893", "15")] <= 3
+    # asked of the English code, its own laws alone
+    res = search.search("dealer exposed a card", code="english-1864", limit=3, conn=conn)["results"]
+    assert [r["id"] for r in res][0] == "38" and {r["code"] for r in res} == {"english-1864"}
+
+
+def test_a_question_naming_its_game_finds_that_games_laws(conn):
+    for words, code in (("at piquet the dealer showed one of my cards", "portland-club"),
+                        ("poker dealer showed a card", "draw-poker"), ("loo looed", "loo")):
+        res = search.search(words, limit=3, conn=conn)
+        assert res["games"] and {r["code"] for r in res["results"]} == {code}, (words, res["results"])
+
+
+def test_a_variation_is_not_found_before_the_plain_game_unless_named(conn):
+    """"loo looed" put Irish loo first: "failing any special agreement ... the rules of the simple
+    game are to be adhered to" (loo, variations.agreement)."""
+    top = search.search("loo looed", limit=3, conn=conn)["results"]
+    assert not top[0]["id"].startswith("variations.") and any(r["id"] in ("playing.1", "declaring.1") for r in top)
+    top = search.search("irish loo", limit=1, conn=conn)["results"]
+    assert top[0]["id"] == "variations.irish-loo"
+    top = search.search("clubs were turned up for trumps at loo", limit=3, conn=conn)["results"]
+    assert "variations.club-law" in [r["id"] for r in top]
+
+
+def test_the_topic_concordance_feeds_the_ranking(conn, monkeypatch):
+    """A question that is about a topic of the concordance (its title and words, as players say it)
+    raises the laws filed under it: "wrong number of cards dealt" is the topic of a player with too
+    many or too few cards, under which the American 19 and 17.IV are filed."""
+    cover = search._topic_cover(conn, search.plan(conn, "wrong number of cards dealt"))
+    assert cover.get("wrong-number-of-cards") == 1.0
+    with_topics = search.search("wrong number of cards dealt", code="american-1893", limit=50, conn=conn)["results"]
+    monkeypatch.setattr(search, "TOPIC", 0.0)
+    without = search.search("wrong number of cards dealt", code="american-1893", limit=50, conn=conn)["results"]
+    score = {r["id"]: r["score"] for r in without}
+    for r in with_topics:
+        if r["id"] in ("19", "17.IV"):
+            assert r["score"] > score[r["id"]]
+    assert {"19", "17.IV"} & {r["id"] for r in with_topics[:3]}
+
+
+def test_the_synonyms_feed_the_ranking(conn):
+    """Players' words for the laws' ("the other deck" is the adversaries' pack, "remember" the laws'
+    "recollect", "chatting to the dealer" is speaking to him): rules/synonyms.yaml."""
+    for words, code, ident in (("someone dealt with the other deck", "american-1893", "16"),
+                               ("the dealer cannot remember the trump card", "english-1864", "55"),
+                               ("a player kept chatting to the dealer while dealing", "draw-poker", "15")):
+        top = search.search(words, code=code, limit=3, conn=conn)["results"]
+        assert ident in [r["id"] for r in top], (words, [r["id"] for r in top])
+
+
+def test_results_are_counted_and_paged(conn):
+    first = search.search("card dropped on the floor", limit=10, conn=conn)
+    assert first["total"] > 10 and first["offset"] == 0 and first["limit"] == 10
+    second = search.search("card dropped on the floor", limit=10, offset=10, conn=conn)
+    assert [r["rank"] for r in second["results"]] == list(range(11, 21)) and second["total"] == first["total"]
+    both = search.search("card dropped on the floor", limit=20, conn=conn)["results"]
+    assert [(r["code"], r["id"]) for r in first["results"] + second["results"]] == [(r["code"], r["id"]) for r in both]
+    past = search.search("card dropped on the floor", limit=10, offset=first["total"], conn=conn)
+    assert past["results"] == [] and past["total"] == first["total"]
+    text = render.search_text(first)
+    assert text.startswith(f"{first['total']} laws found; 1-10 shown, the best first.\n")
+    assert " ".join(text.split()).endswith(f"{first['total'] - 10} more laws: `adjudicator search card dropped on "
+                                           "the floor --page 2`")
+    assert render.search_text(past) == f"No more laws: {first['total']} found for \u201ccard dropped on the floor\u201d, " \
+                                       f"fewer than {first['total'] + 1}.\n"
+    everything = search.search("card dropped on the floor", limit=500, conn=conn)
+    assert "more law" not in render.search_text(everything) and len(everything["results"]) == first["total"]
+
+
+def test_the_search_command_pages(cache):
+    r = run("search", "card", "dropped", "on", "the", "floor", "--limit", "3", "--page", "2")
+    assert r.exit_code == 0, r.output
+    assert "; 4-6 shown, the best first." in r.stdout and r.stdout.splitlines()[2].startswith("4. ")
+    assert "--page 3`" in r.stdout
+    data = json.loads(run("search", "card", "dropped", "--limit", "3", "--page", "2", "--json").stdout)
+    assert data["offset"] == 3 and data["limit"] == 3 and [x["rank"] for x in data["results"]] == [4, 5, 6]
+    assert run("search", "card", "--page", "0").exit_code == 2
+
+
+def test_the_web_pages_search_counts_and_links_to_the_next_page(cache, tmp_path, monkeypatch):
+    import html
+    import warnings
+
+    from starlette.testclient import TestClient
+
+    from adjudicator.web import create_app
+    monkeypatch.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path / "data"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app())
+    total = search.search("card dropped on the floor", limit=10)["total"]
+    page = html.unescape(client.get("/search", params={"q": "card dropped on the floor"}).text)
+    assert f"{total} laws found; 1-10 shown, the best first." in page
+    assert f"{total - 10} more laws" in page and "page=2" in page
+    page = html.unescape(client.get("/search", params={"q": "card dropped on the floor", "page": "2"}).text)
+    assert '<ol class="results" start="11">' in page and "; 11-20 shown" in page
+    page = html.unescape(client.get("/search", params={"q": "card dropped on the floor", "page": "999"}).text)
+    assert f"No more laws: {total} found." in page

@@ -163,18 +163,21 @@ def test_a_progress_file_with_a_row_it_cannot_read_is_kept_aside_by_the_web_quiz
     import sqlite3
 
     from adjudicator.study import progress, quiz
+    from adjudicator.web import service
     monkeypatch.setenv("ADJUDICATOR_DATA_DIR", str(tmp_path))
-    store = progress.Store()
+    client.get("/quiz/stats")           # (the page's progress is this browser's own: its file)
+    path = progress.person_path(service._kept_as(client.cookies[service.COOKIE]))
+    store = progress.Store(path)
     store.record(quiz.draw(1, seed=5)[0], False, "a")
     store.close()
-    db = sqlite3.connect(tmp_path / progress.FILE)
+    db = sqlite3.connect(path)
     db.execute(damage)
     db.commit()
     db.close()
     r = client.get(url)
     assert r.status_code == 200, r.text
     assert "was damaged" in r.text and "kept as" in r.text
-    assert len([p for p in os.listdir(tmp_path) if ".damaged-" in p]) == 1
+    assert len([p for p in os.listdir(os.path.dirname(path)) if ".damaged-" in p]) == 1
 
 
 # --- markup: every value escaped -----------------------------------------------------------------

@@ -25,6 +25,8 @@ ORDINAL = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "se
 
 # One phrase per event kind. Fields are rendered by their schema type; `[...]` is said only when
 # every field it names is present. Booleans are named by the phrase itself (`[{winning?}, a winning card]`).
+ONE_ARRIVES = "{players} comes into the room[{other-table?}, having played at another table]" \
+              "[{still-belong?}, and still belonging to it]"
 TALON_WORDS = {"turned": "the card turned up", "hidden": "the card under the one turned up"}
 PHRASES: dict[str, str | tuple[str, ...]] = {
     "arrive": "{players} come into the room together[{other-table?}, having played at another table]"
@@ -64,17 +66,17 @@ PHRASES: dict[str, str | tuple[str, ...]] = {
     "other-pack-card": ("a card of the other pack[, the {card},] is found {where}",
                         "a card of the other pack[, the {card},] is found in the hand of {player}"),
     "lead": ("{by} leads the {card}[{winning?}, a winning card][, holding {holding}][, void in {void}]",
-             "{by} leads[, holding {holding}][, void in {void}]"),
+             "{by} leads a card[{winning?}, a winning card][, holding {holding}][, void in {void}]"),   # (which, not known)
     "play": ("{by} plays the {card}[, holding {holding}][, void in {void}]",
              "{by} plays a card[, holding {holding}][, void in {void}]"),
     "renounce": ("{by} renounces with the {card}[, holding {holding}]", "{by} renounces[, holding {holding}]"),
     "correct-renounce": "{by} takes back the renounce[ and plays the {card}]",
-    "take-back": "{by} takes back the {card}",
+    "take-back": ("{by} takes back the {card}", "{by} takes back his card"),
     "turn-and-quit": "the[ {trick}] trick is turned and quitted[, won by {won-by}]",
     "trick-left-open": ("the {trick} trick is still on the table, not turned and quitted, as the next card is led",
                         "the last trick is still on the table, not turned and quitted, as the next card is led"),
     "name-card": "{by} names the {card}",
-    "expose": "{by} exposes {card}[ ({how})]",
+    "expose": ("{by} exposes {card}[ ({how})]", "{by} exposes a card[ ({how})]"),
     "ask-trump-suit": "{by} asks what the trump suit is",
     "ask-partner": "{by} asks the partner whether he has none of the suit[; the answer: {answer}]",
     "call-attention": "{by} calls attention to the {to}[ ({how})]",
@@ -354,6 +356,8 @@ class Narrator:
         flag = FLAGGED.get(ev.name)
         phrases = (flag and ev.fields.get(flag) is True and PHRASES.get(f"{ev.name}:{flag}")) \
             or PHRASES.get(ev.name) or ()
+        if ev.name == "arrive" and len(ev.fields.get("players") or ()) == 1:    # one comer: not "Gray come ... together"
+            phrases = ONE_ARRIVES
         text = None
         for phrase in (phrases,) if isinstance(phrases, str) else phrases:
             text = self._fill(phrase, words, flags)
@@ -464,8 +468,17 @@ class Narrator:
         return f"{self.seat(bid['by'])} bids {words} and plays alone against the other three"
 
     def tell(self) -> str:
-        """The whole account: the setting, then each event in order, as one paragraph."""
-        return " ".join(self.setting() + [self.event(ev) for ev in self.inc.events])
+        """The whole account: the setting, then each event in order, as one paragraph. An event told
+        in the very words of the one before is told as done again ("Ames cuts the pack. Ames cuts the
+        pack again."), not twice over as if the account had been copied twice."""
+        told: list[str] = []
+        before = None
+        for ev in self.inc.events:
+            sentence = self.event(ev)
+            said = sentence[:-1] + " again." if sentence == before and sentence.endswith(".") else sentence
+            before = sentence
+            told.append(said)
+        return " ".join(self.setting() + told)
 
 
 def names_of(inc: Incident) -> tuple[str, ...]:

@@ -487,7 +487,7 @@ def law_text(code_info: dict, law: dict, clause: str | None, links: dict | None 
     if "cases" in links:
         cases = links["cases"]
         lines += _listing("Cases" if not cases else f"Cases exercising it ({len(cases)})", cases,
-                          "not available (installed package).", "none exercise it.", None)
+                          "not available (no folder of cases found).", "none exercise it.", None)
         if cases:
             folder = None
             for c in cases[:CASES_SHOWN]:
@@ -530,12 +530,34 @@ def _encoding_lines(e: dict, law_id: str) -> list[str]:
                  f"{', '.join(map(str, e['lines']))}{cites}", "  ", "    ")
 
 
+def search_more(result: dict) -> tuple[int, int, int] | None:
+    """(the first rank shown, the last, the next page) when more laws were found than are shown
+    after them; None when the last shown is the last found."""
+    shown = result["results"]
+    total = result.get("total")
+    if not shown or total is None or shown[-1]["rank"] >= total:
+        return None
+    limit = result.get("limit") or len(shown)
+    return shown[0]["rank"], shown[-1]["rank"], (result.get("offset") or 0) // limit + 2
+
+
 def search_text(result: dict) -> str:
-    """Search results: rank, code and law, section, and the words found in context."""
+    """Search results: how many laws were found and which are shown; rank, code and law, section,
+    and the words found in context; the command for the next page."""
+    from adjudicator.errors import safe
     lines: list[str] = []
+    total = result.get("total")
     if not result["results"]:
-        from adjudicator.errors import safe
+        if total:
+            return (f"No more laws: {total} found for \u201c{safe(result['query'], 80)}\u201d, "
+                    f"fewer than {result.get('offset', 0) + 1}.\n")
         return f"No law matches \u201c{safe(result['query'], 80)}\u201d.\n"
+    if total is not None:
+        first, last = result["results"][0]["rank"], result["results"][-1]["rank"]
+        lines += _wrap(f"{total} law{'' if total == 1 else 's'} found" + (f"; {first}-{last} shown, the best first."
+                                                                          if last < total or first > 1 else "."),
+                       "", "  ")
+        lines.append("")
     for r in result["results"]:
         head = f"{r['rank']}. {r['code']}, law {r['id']}"
         if r.get("section"):
@@ -545,6 +567,13 @@ def search_text(result: dict) -> str:
         lines += _wrap(r["snippet"], pad, pad)
     lines.append("")
     lines.append("(*word*: a match.  `adjudicator law CODE ID` prints a law in full.)")
+    more = search_more(result)
+    if more:
+        rest = result["total"] - more[1]
+        options = (f" --code {result['code']}" if result.get("code") else "") + (
+            f" --limit {result['limit']}" if result.get("limit") not in (None, 10) else "")
+        lines += _wrap(f"{rest} more law{'' if rest == 1 else 's'}: `adjudicator search {safe(result['query'], 80)}"
+                       f"{options} --page {more[2]}`", "", "  ")
     return "\n".join(lines) + "\n"
 
 

@@ -489,11 +489,13 @@ def encoded_in(code: str, ident: str) -> list[dict]:
 
 
 def cases_dir() -> str | None:
-    """The repository's cases/ folder, or None when running from an installed package.
+    """The bundled cases' folder: the quiz's question bank and the cases `law` lists under a law.
 
-    ADJUDICATOR_CASES names it; otherwise it is found beside the rules when the package runs from a
-    checkout (an editable install, or the source tree on the path), or in the current directory
-    when that is a checkout.
+    ADJUDICATOR_CASES names another one (None when it names no folder). Otherwise the checkout's
+    cases/ when the package runs from one (an editable install, or the source tree on the path, or
+    the current directory a checkout), else the copy the package ships as `adjudicator.cases`
+    (pyproject.toml's package data), so an installed package has them too; None only when neither
+    is there.
     """
     env = os.environ.get("ADJUDICATOR_CASES")
     if env is not None:
@@ -503,6 +505,14 @@ def cases_dir() -> str | None:
         cand = os.path.join(root, "cases")
         if os.path.isdir(cand) and os.path.isfile(os.path.join(root, "rules", "codes.yaml")):
             return cand
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec("adjudicator.cases")
+    except (ImportError, ValueError):
+        spec = None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        if os.path.isdir(folder):
+            return folder
     return None
 
 
@@ -520,8 +530,9 @@ def _named_laws(filename: str) -> list[str]:
 
 
 def exercised_by(code: str, ident: str) -> list[dict] | None:
-    """The case files whose expected rulings cite the law: [{'file', 'name', 'citations'}], or None
-    when the cases are not available (an installed package carries none)."""
+    """The case files whose expected rulings cite the law: [{'file', 'name', 'citations'}] (the file
+    as `cases/...`, from a checkout as from an installed package), or None when there are no cases
+    to read (ADJUDICATOR_CASES naming no folder)."""
     folder = cases_dir()
     if folder is None:
         return None

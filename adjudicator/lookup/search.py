@@ -1,4 +1,5 @@
-"""Full-text search over the laws of every code: SQLite FTS5, ranked by bm25.
+"""Full-text search over the laws of every code: SQLite FTS5, ranked by bm25, fed by the topic
+concordance and the synonyms, counted and paged.
 
 The index is built on first use from the law files (rules/*/laws.yaml, every code in
 rules/codes.yaml), rules/topics.yaml and rules/synonyms.yaml, and kept in the user's cache
@@ -7,12 +8,28 @@ builds a new index (and removes the old). It is read back only once its digest i
 (adjudicator/core/cache.py: a damaged index is set aside and built again). When the cache cannot be
 written the index is built in memory for the one command. Nothing binary is committed.
 
-One row per law: its section, text (with its clauses), our summary, the exceptions inserted for
-other games, and the words of the topics it is filed under (rules/topics.yaml). The porter
-tokenizer matches inflections (revoke, revoking, revoked); rules/synonyms.yaml matches old
-spellings and other words for the same thing (knave / jack, honours / honors, a card dropped on
-the floor / an exposed card). A question in plain words is reduced to its content words, each
-widened by its synonyms, and the laws matching most of them rank first (bm25 within a level).
+One row per law (and one per clause): its section, text (with its clauses), our summary, the
+exceptions inserted for other games, and the words of the topics it is filed under
+(rules/topics.yaml). The porter tokenizer matches inflections (revoke, revoking, revoked);
+rules/synonyms.yaml matches old spellings and other words for the same thing (knave / jack,
+honours / honors, a card dropped on the floor / an exposed card, deck / pack). A question in plain
+words is reduced to its content words, each widened by its synonyms; a row scores, for each word,
+the best bm25 of the word or a synonym (times the synonym's weight). Then, in this order:
+
+- the topics: the question is matched against each topic's title and words (rules/topics.yaml,
+  as players and referees say it); the laws filed under the topics it matches best gain in
+  proportion to how much of the question the topic covers (TOPIC);
+- the game: a question that names a game ("at piquet", "poker", "loo") is about that game's laws;
+  the other games' count for little (OTHER_GAME). A game's name is then no word to search for;
+- the default code: with no game and no code given, a code that is no game's default (the English
+  whist code, beside the American one) counts for less (NOT_DEFAULT), so that a game's default code
+  is not buried under another code of the same game;
+- the variations: a law of a variation of the game (loo's "Variations: Irish loo") counts for less
+  (VARIATION) unless the question names the variation: "failing any special agreement, the rules of
+  the simple game are to be adhered to" (loo's own law on variations).
+
+Results are counted (`total`: every law holding any of the words, best first) and paged (`offset`,
+`limit`).
 """
 from __future__ import annotations
 
@@ -23,15 +40,22 @@ import sqlite3
 from adjudicator.core import cache, registry
 from adjudicator.lookup import laws
 
-SCHEMA = 6                    # the layout's version (this file's text is in the key as well)
+SCHEMA = 7                    # the layout's version (this file's text is in the key as well)
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 COLUMNS = ("code", "id", "section", "text", "summary", "exceptions", "topics", "topic_names", "game", "law")
 # bm25 weights per column (code, id, the topics' names and the law a row belongs to are not indexed): the law's words and our summary count
 # fully, a section heading is short and telling, the exceptions for other games count less, and
-# the topic words (ours, given to every law filed under the topic) count as the text, and the
-# game and the code's title (the same for every law of the code: "piquet", "French Boston") count
-# a little, for a question that names its game.
-WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0, 0.0, 2.0, 0.0)
+# the topic words (ours, given to every law filed under the topic) count as the text. The game and
+# the code's title (the same for every law of the code: "piquet", "French Boston") count for
+# nothing as words: a question that names its game is about that game's laws (games_named), and
+# the name would otherwise put the shortest laws of the game first ("loo looed": Irish loo).
+WEIGHTS = (0.0, 0.0, 2.0, 1.0, 1.0, 0.4, 1.0, 0.0, 0.0, 0.0)
+TOPIC = 1.0                   # a law filed under a topic the question matches: its score times 1 + TOPIC x the share of the question's words the topic covers
+TOPIC_COVER = 0.6             # a topic counts when it covers at least this share of the question's words
+OTHER_GAME = 0.25             # a law of another game than the one the question names
+NOT_DEFAULT = 0.9             # a law of a code that is no game's default (no game or code named)
+VARIATION = 0.4               # a law of a variation of the game the question does not name
+SHARED = 0.2                  # no game named: a default book counts for 1 + SHARED for each game more it is the book of
 MARK = ("*", "*")
 PART = 0.5                    # what one word of a phrase counts for alone
 MEANS = 0.8                   # what a plain word counts for when found as the laws' word for it
@@ -128,6 +152,15 @@ def build(conn) -> None:
     conn.executemany("INSERT INTO syn VALUES (?, ?, ?)",
                      [(" ".join(s for _, s in k), b, w) for k, (_, b, w) in zip(keys, pairs)])
     conn.executemany("INSERT OR IGNORE INTO stop VALUES (?)", [(w.lower(),) for w in (data.get("stopwords") or "").split()])
+    # the concordance: each topic's title and words (as players say it), and the laws filed under it
+    conn.execute(f"CREATE VIRTUAL TABLE topic USING fts5(name UNINDEXED, title, words, tokenize='{TOKENIZE}')")
+    conn.execute("CREATE TABLE topic_law (name TEXT, code TEXT, ident TEXT)")
+    concordance = laws.topics()["topics"]
+    conn.executemany("INSERT INTO topic VALUES (?, ?, ?)",
+                     [(n, t.get("title", ""), t.get("words", "")) for n, t in concordance.items()])
+    conn.executemany("INSERT INTO topic_law VALUES (?, ?, ?)",
+                     [(n, c, str(i)) for n, t in concordance.items() for c, ids in (t.get("laws") or {}).items()
+                      for i in ids])
     conn.execute("CREATE TABLE meta (key TEXT)")
 
 
@@ -183,14 +216,36 @@ def nothing_to_search(words: str):
                       hint="name the thing: `adjudicator search lead out of turn`")
 
 
-def plan(conn, words: str) -> list[list[tuple[str, float]]]:
+def games_named(words: str) -> tuple[list[str], set[int]]:
+    """The games a question names ("at piquet", "French Boston", "loo"), and the places of the words
+    naming them among the question's words (lower case, as the index splits them)."""
+    import re
+    toks = re.findall(r"\w+", laws.plain_words(words).lower())
+    names = sorted(((g, g.split("-")) for g in registry.games()), key=lambda p: -len(p[1]))
+    found: list[str] = []
+    used: set[int] = set()
+    for game, parts in names:
+        n = len(parts)
+        for i in range(len(toks) - n + 1):
+            span = set(range(i, i + n))
+            if toks[i:i + n] == parts and not span & used:
+                used |= span
+                if game not in found:
+                    found.append(game)
+    return found, used
+
+
+def plan(conn, words: str, skip: set[int] | None = None) -> list[list[tuple[str, float]]]:
     """The question's content words, each with the words it may also be found as, and the weight
     each counts for: [[(word, 1.0), (synonym, 1.0), (what the laws call it, MEANS), ...], ...].
 
     A phrase of the synonym table ("face up", "follow suit") makes one group, in which its words
-    alone count for PART.
+    alone count for PART. `skip`: the places of words that are no word to search for (a game's
+    name: games_named).
     """
     toks = _stems(conn, laws.plain_words(words))[0]
+    if skip:
+        toks = [t for i, t in enumerate(toks) if i not in skip]
     stop = {w for (w,) in conn.execute("SELECT word FROM stop")}
     syn: dict[str, list[tuple[str, float]]] = {}
     for k, t, w in conn.execute("SELECT key, term, weight FROM syn"):
@@ -232,7 +287,47 @@ def _fts(terms) -> str:
 MAX_QUERY_WORDS, MAX_QUERY_CHARS = 40, 400
 
 
-def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> dict:
+def _topic_cover(conn, groups) -> dict[str, float]:
+    """The topics the question is most about: those whose title and words hold the most of the
+    question's words (or their synonyms), each with the share it covers, when that is at least
+    TOPIC_COVER."""
+    matched: dict[str, int] = {}
+    for g in groups:
+        hit = {name for (name,) in conn.execute("SELECT name FROM topic WHERE topic MATCH ?",
+                                                [_fts(t for t, _ in g)])}
+        for name in hit:
+            matched[name] = matched.get(name, 0) + 1
+    if not matched:
+        return {}
+    best = max(matched.values())       # the topics the question is most about, not every one it touches
+    return {n: k / len(groups) for n, k in matched.items() if k == best and k / len(groups) >= TOPIC_COVER}
+
+
+def _in_topic(ident: str, law: str, listed: set[str]) -> bool:
+    """Whether a row (a law, or a clause of it) is filed under a topic listing `listed`: the law or
+    the clause itself, the law of a clause listed, or a clause of a law listed."""
+    return ident in listed or law in listed or any(i.startswith(law + ".") for i in listed)
+
+
+def _variation_named(section: str, words: str) -> bool:
+    """Whether the question names the variation a section is of ("Variations: Irish loo")."""
+    import re
+    def stems(text: str) -> set[str]:      # (clubs / club law)
+        return {w.rstrip("s") for w in re.findall(r"\w+", text.lower())}
+    name = stems(section.partition(":")[2]) - {"loo", "card", "law", "pack"}
+    return bool(name & stems(laws.plain_words(words)))
+
+
+def _games_of_books() -> dict[str, set[str]]:
+    """Each law book that is a game's default (or the book of one), with the games it is the default
+    book of: the American laws are whist's, Boston's, Cayenne's and Solo Whist's."""
+    out: dict[str, set[str]] = {}
+    for g in registry.games():
+        out.setdefault(laws.book_code(registry.default_code(g)), set()).add(g)
+    return out
+
+
+def search(words: str, code: str | None = None, limit: int = 10, conn=None, offset: int = 0) -> dict:
     """The laws matching the words, best first, each with a snippet of the words in context.
 
     A row's score is the sum, over the question's words, of the best bm25 score of the word or
@@ -260,8 +355,12 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
     info: dict = {}
     if conn is None:
         conn, info = connect()
+    named = games_named(words)[0] if not code else []
     groups = plan(conn, words)
-    out = {"query": words, "groups": [[t for t, _ in g] for g in groups], "results": [], **info}
+    out = {"query": words, "groups": [[t for t, _ in g] for g in groups], "results": [], "total": 0,
+           "offset": offset, "limit": limit, "code": code, **info}
+    if named:
+        out["games"] = named
     if not groups:
         return out
     where = "laws MATCH ?" + (" AND code = ?" if code else "")
@@ -280,20 +379,47 @@ def search(words: str, code: str | None = None, limit: int = 10, conn=None) -> d
             matched[rowid] = matched.get(rowid, 0) + 1
     if not score:
         return out
+    owner, ident_of, section_of = {}, {}, {}
+    for r, c, ident, law, section in conn.execute(
+            f"SELECT rowid, code, id, law, section FROM laws WHERE rowid IN ({', '.join('?' * len(score))})", list(score)):
+        owner[r], ident_of[r], section_of[r] = (c, law), ident, section
+    # the topics the question matches, the game it names, the default code, the variations
+    cover = _topic_cover(conn, groups)
+    filed: dict[str, dict[str, set[str]]] = {}
+    for name, c, ident in conn.execute("SELECT name, code, ident FROM topic_law"):
+        if name in cover:
+            filed.setdefault(c, {}).setdefault(name, set()).add(ident)
+    games_codes = {laws.book_code(c) for g in named for c in registry.codes_of(g)}
+    unnamed = not code and not named
+    shared = _games_of_books() if unnamed else {}
+    for r in score:
+        c, law = owner[r]
+        shares = [cover[n] for n, listed in (filed.get(c) or {}).items() if _in_topic(ident_of[r], law, listed)]
+        if shares:
+            score[r] *= 1 + TOPIC * max(shares)
+        if named and c not in games_codes:
+            score[r] *= OTHER_GAME
+        if unnamed:
+            n_games = len(shared.get(c, ()))
+            score[r] *= NOT_DEFAULT if not n_games else 1 + SHARED * (n_games - 1)
+        if section_of[r].lower().startswith("variations:") and not _variation_named(section_of[r], words):
+            score[r] *= VARIATION
     # one result per law: its best row (the law's, or one of its clauses')
-    owner = dict(((r, (c, law)) for r, c, law in conn.execute(
-        f"SELECT rowid, code, law FROM laws WHERE rowid IN ({', '.join('?' * len(score))})", list(score))))
     best_row: dict[tuple, int] = {}
     for r in sorted(score, key=lambda r: -score[r]):
         best_row.setdefault(owner[r], r)
-    top = list(best_row.values())[:limit]
+    ranked = list(best_row.values())
+    out["total"] = len(ranked)              # every law found, counted; `offset` pages through them
+    top = ranked[offset:offset + limit]
+    if not top:
+        return out
     marks = f"'{MARK[0]}', '{MARK[1]}', '...', 24"
     rows = {r[0]: r[1:] for r in conn.execute(
         f"SELECT rowid, code, id, section, summary, topic_names, snippet(laws, 3, {marks}), snippet(laws, 4, {marks}), "
         f"snippet(laws, 5, {marks}) FROM laws WHERE laws MATCH ? AND rowid IN ({', '.join('?' * len(top))})",
         [_fts(t for g in groups for t, _ in g)] + top)}
     summaries = {}
-    for rank, rowid in enumerate(top, 1):
+    for rank, rowid in enumerate(top, offset + 1):
         c, lid, section, summary, names, s_text, s_sum, s_ex = rows[rowid]
         if not summary:                              # a clause: its law's summary
             law_id = owner[rowid][1]

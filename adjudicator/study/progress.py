@@ -1,12 +1,20 @@
 """What a student has answered, and when each question is due again: one SQLite file.
 
 The file lives in the user's data folder (platformdirs.user_data_dir("adjudicator")), or in the
-folder named by ADJUDICATOR_DATA_DIR (the tests use a temporary one). The schedule is the FSRS
-library's (`fsrs`): a right answer is rated Good, a wrong one Again; the card's state is kept as
-the library's own JSON. A file that is not a readable progress database is never lost: it is
-renamed aside with a timestamp, the user is told where, and a fresh one is started. A valid SQLite
-file with a row the quiz cannot read (topics that are not JSON, a card the scheduler cannot read)
-is such a file: every row is checked on opening, so no reading of it later fails on one.
+folder named by ADJUDICATOR_DATA_DIR (the tests use a temporary one); the web page keeps one file
+per person (a name, or a key kept in the browser's cookie), under `people/` there. The schedule is
+the FSRS library's (`fsrs`), with its four grades: Again (a wrong answer is always Again), Hard,
+Good, Easy; the card's state is kept as the library's own JSON, and each answer with its grade, the
+time taken and the card as it was before (so that a grade given by the quiz can be changed by the
+student). A file that is not a readable progress database is never lost: it is renamed aside with a
+timestamp, the user is told where, and a fresh one is started. A valid SQLite file with a row the
+quiz cannot read (topics that are not JSON, a card the scheduler cannot read) is such a file: every
+row is checked on opening, so no reading of it later fails on one. A file of the first layout
+(schema 1: right or wrong, no grade) is brought up to date in place, its answers graded Good or Again.
+
+A day is the local calendar day of the machine the quiz runs on: the daily limits count the new
+questions and the reviews answered since local midnight, and the forecast counts what falls due on
+each coming day.
 
 A file that is not the quiz's own is never written: a valid SQLite file that holds tables the quiz
 did not make (another program's database, which a link may name), or a `meta` table of another
@@ -24,16 +32,30 @@ import sqlite3
 
 from adjudicator.errors import safe
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 ENV = "ADJUDICATOR_DATA_DIR"
 FILE = "progress.sqlite3"
 BUSY_SECONDS = 5.0        # how long an open waits for another process writing the file (SQLite's busy timeout)
+PEOPLE = "people"         # the web page's progress files, one a person, under the data folder
+MAX_PEOPLE = 10_000       # how many the web page keeps: a new person past it is refused, never an old one dropped
+GRADES = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+FORECAST_DAYS = 7
+
+# Schema 1 had no grade: its answers were Good when right and Again when wrong.
+_MIGRATE_1 = """
+ALTER TABLE answers ADD COLUMN rating INTEGER NOT NULL DEFAULT 3;
+ALTER TABLE answers ADD COLUMN seconds REAL;
+ALTER TABLE answers ADD COLUMN card_before TEXT;
+UPDATE answers SET rating = CASE WHEN right = 1 THEN 3 ELSE 1 END;
+UPDATE meta SET value = '2' WHERE key = 'schema';
+"""
 
 _TABLES = {
     "meta": "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "answers": """CREATE TABLE IF NOT EXISTS answers (
     id INTEGER PRIMARY KEY, qid TEXT NOT NULL, at TEXT NOT NULL, right INTEGER NOT NULL,
-    said TEXT NOT NULL, code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL)""",
+    said TEXT NOT NULL, code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL,
+    rating INTEGER NOT NULL DEFAULT 3, seconds REAL, card_before TEXT)""",
     "cards": """CREATE TABLE IF NOT EXISTS cards (
     qid TEXT PRIMARY KEY, card TEXT NOT NULL, due TEXT NOT NULL, missed INTEGER NOT NULL,
     code TEXT NOT NULL, kind TEXT NOT NULL, topics TEXT NOT NULL)""",
@@ -41,8 +63,10 @@ _TABLES = {
 # What each of the quiz's tables has (its columns, in order): a table of the same name with others is
 # another program's.
 _COLUMNS = {"meta": ["key", "value"],
-            "answers": ["id", "qid", "at", "right", "said", "code", "kind", "topics"],
+            "answers": ["id", "qid", "at", "right", "said", "code", "kind", "topics", "rating", "seconds", "card_before"],
             "cards": ["qid", "card", "due", "missed", "code", "kind", "topics"]}
+# The first layout's (schema 1, no grade): read, and brought up to date in place (_MIGRATE_1)
+_COLUMNS_1 = {**_COLUMNS, "answers": _COLUMNS["answers"][:8]}
 
 
 class NotOurs(Exception):
@@ -59,6 +83,26 @@ def data_dir() -> str:
 
 def now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
+
+
+def person_path(key: str) -> str:
+    """The web page's progress file for a person (a name, or a device's key): named by a hash of the
+    key, so that no word a browser sends becomes part of a path."""
+    import hashlib
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(data_dir(), PEOPLE, f"{digest}.sqlite3")
+
+
+def day_start(when: dt.datetime) -> dt.datetime:
+    """Local midnight of the day `when` falls in, as an aware UTC time."""
+    local = when.astimezone()
+    return local.replace(hour=0, minute=0, second=0, microsecond=0).astimezone(dt.timezone.utc)
+
+
+def empty_stats() -> dict:
+    """The stats of a person who has answered nothing (the web page reads them without making a file)."""
+    return {"answers": 0, "right": 0, "questions_seen": 0, "to_review": 0, "due_now": 0, "due_later_today": 0,
+            "forecast": [], "new_today": 0, "reviews_today": 0, "by_code": {}, "by_topic": {}}
 
 
 def _topics_ok(text) -> bool:
@@ -88,7 +132,10 @@ def _check_rows(db: sqlite3.Connection) -> None:
     def bad(table, rowid, why):
         raise sqlite3.DatabaseError(f"{table} row {rowid}: {why}")
 
-    ok = " AND ".join([text.format(c) for c in ("qid", "at", "said", "code", "kind", "topics")] + [flag.format("right")])
+    ok = " AND ".join([text.format(c) for c in ("qid", "at", "said", "code", "kind", "topics")] + [flag.format("right")]
+                      + ["typeof(rating) = 'integer' AND rating BETWEEN 1 AND 4",
+                         "(seconds IS NULL OR typeof(seconds) IN ('real', 'integer'))",
+                         "(card_before IS NULL OR typeof(card_before) = 'text')"])
     row = db.execute(f"SELECT rowid FROM answers WHERE NOT ({ok}) LIMIT 1").fetchone()
     if row:
         bad("answers", row[0], "a value of the wrong type")
@@ -96,9 +143,11 @@ def _check_rows(db: sqlite3.Connection) -> None:
     row = db.execute(f"SELECT rowid FROM cards WHERE NOT ({ok}) LIMIT 1").fetchone()
     if row:
         bad("cards", row[0], "a value of the wrong type")
-    for rowid, topics in db.execute("SELECT rowid, topics FROM answers"):
+    for rowid, topics, before in db.execute("SELECT rowid, topics, card_before FROM answers"):
         if not _topics_ok(topics):
             bad("answers", rowid, "its topics are not a JSON list of names")
+        if before is not None and not _card_ok(before):
+            bad("answers", rowid, "its schedule before the answer is not one the FSRS scheduler can read")
     for rowid, card, topics in db.execute("SELECT rowid, card, topics FROM cards"):
         if not _topics_ok(topics):
             bad("cards", rowid, "its topics are not a JSON list of names")
@@ -122,17 +171,20 @@ def _whose(db: sqlite3.Connection) -> bool:
             kind == "table" for kind, name, _ in objects if name in theirs) else
             f"it holds {', '.join(theirs)}, which the quiz did not make")
     tables = {name for kind, name, _ in objects if kind == "table"}
-    for table in sorted(tables):
-        columns = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
-        if columns != _COLUMNS[table]:
-            return _not_ours(f"its table {table} has the columns {', '.join(columns)}")
     if "meta" not in tables:
         return _not_ours("it has no table meta saying it is the quiz's")
+    if [row[1] for row in db.execute("PRAGMA table_info(meta)")] != _COLUMNS["meta"]:
+        return _not_ours("its table meta is not the quiz's")
     row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
     if row is None:
         return _not_ours("its table meta says no schema")
-    if row[0] != str(SCHEMA_VERSION):
+    if row[0] not in ("1", str(SCHEMA_VERSION)):
         return _not_ours(f"its schema is version {safe(row[0], 20)}, and this quiz reads version {SCHEMA_VERSION}")
+    layout = _COLUMNS_1 if row[0] == "1" else _COLUMNS
+    for table in sorted(tables):
+        columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+        if columns != layout[table]:
+            return _not_ours(f"its table {table} has the columns {', '.join(columns)}")
     return False
 
 
@@ -170,6 +222,7 @@ class Store:
     def __init__(self, path: str | None = None):
         self.path = path or os.path.join(data_dir(), FILE)
         self.notices: list[str] = []
+        self.last_id: int | None = None
         folder = os.path.dirname(self.path) or "."
         from adjudicator.errors import UsageError
         try:
@@ -257,6 +310,10 @@ class Store:
                     for table in _TABLES.values():
                         db.execute(table)
                     db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0] == "1":
+                with db:            # the first layout (_whose checked it): brought up to date, nothing lost
+                    for statement in _MIGRATE_1.strip().split(";\n"):
+                        db.execute(statement.strip().rstrip(";"))
             _check_rows(db)
         except sqlite3.DatabaseError:
             db.close()
@@ -281,22 +338,53 @@ class Store:
 
     # --- recording -----------------------------------------------------------------------------
     @_in_use_said
-    def record(self, q, right: bool, said: str, when: dt.datetime | None = None) -> dt.datetime:
-        """Record an answer and reschedule the question; return when it is next due."""
-        from fsrs import Card, Rating, Scheduler
+    def record(self, q, right: bool, said: str, when: dt.datetime | None = None, rating: int | None = None,
+               seconds: float | None = None) -> dt.datetime:
+        """Record an answer and reschedule the question; return when it is next due. `rating` is the
+        FSRS grade (1 Again, 2 Hard, 3 Good, 4 Easy): by default Good when right and Again when wrong;
+        a wrong answer is always Again. `last_id` is then the answer's row (for `regrade`)."""
+        from fsrs import Card
         when = when or now()
+        rating = 1 if not right else (rating or 3)
         row = self.db.execute("SELECT card FROM cards WHERE qid=?", (q.qid,)).fetchone()
-        card = Card.from_dict(json.loads(row[0])) if row else Card()
-        card, _log = Scheduler(enable_fuzzing=False).review_card(
-            card, Rating.Good if right else Rating.Again, review_datetime=when)
+        before = row[0] if row else None
+        card = _review(Card.from_dict(json.loads(before)) if before else Card(), rating, when, seconds)
         topics = json.dumps(q.topics)
         with self.db:
-            self.db.execute("INSERT INTO answers (qid, at, right, said, code, kind, topics) VALUES (?,?,?,?,?,?,?)",
-                            (q.qid, when.isoformat(), int(right), said, q.code, q.kind, topics))
+            cur = self.db.execute(
+                "INSERT INTO answers (qid, at, right, said, code, kind, topics, rating, seconds, card_before) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (q.qid, when.isoformat(), int(right), said, q.code, q.kind, topics, rating, seconds, before))
             self.db.execute("INSERT OR REPLACE INTO cards VALUES (?,?,?,?,?,?,?)",
-                            (q.qid, json.dumps(card.to_dict()), card.due.isoformat(), int(not right),
+                            (q.qid, json.dumps(card.to_dict()), card.due.isoformat(), int(rating == 1),
                              q.code, q.kind, topics))
+        self.last_id = cur.lastrowid
         return card.due
+
+    @_in_use_said
+    def regrade(self, answer_id: int, rating: int) -> tuple[dt.datetime, int] | None:
+        """Change the grade of an answer (the web page's Again / Hard / Good / Easy after the grade
+        the quiz gave): the question is rescheduled from its state before that answer, as if graded
+        so then. Only the question's last answer can be regraded, and a wrong one stays Again. Returns
+        when it is next due and the grade given; None when it cannot (the answer is not the last, or
+        not found)."""
+        from fsrs import Card
+        row = self.db.execute("SELECT qid, at, right, seconds, card_before FROM answers WHERE id=?",
+                              (answer_id,)).fetchone()
+        if row is None or rating not in GRADES:
+            return None
+        qid, at, right, seconds, before = row
+        last = self.db.execute("SELECT max(id) FROM answers WHERE qid=?", (qid,)).fetchone()[0]
+        if last != answer_id:
+            return None
+        rating = rating if right else 1
+        card = _review(Card.from_dict(json.loads(before)) if before else Card(), rating,
+                       dt.datetime.fromisoformat(at), seconds)
+        with self.db:
+            self.db.execute("UPDATE answers SET rating=? WHERE id=?", (rating, answer_id))
+            self.db.execute("UPDATE cards SET card=?, due=?, missed=? WHERE qid=?",
+                            (json.dumps(card.to_dict()), card.due.isoformat(), int(rating == 1), qid))
+        return card.due, rating
 
     # --- reading -------------------------------------------------------------------------------
     @_in_use_said
@@ -308,7 +396,39 @@ class Store:
         return [r[0] for r in rows]
 
     @_in_use_said
-    def stats(self) -> dict:
+    def seen_ids(self) -> set[str]:
+        """Every question answered at least once (a new question is one not among them)."""
+        return {r[0] for r in self.db.execute("SELECT qid FROM cards")}
+
+    @_in_use_said
+    def today(self, when: dt.datetime | None = None) -> tuple[int, int]:
+        """(new questions, reviews) answered since local midnight: a question is new on the day of its
+        first answer; any later answer is a review."""
+        start = day_start(when or now()).isoformat()
+        new = self.db.execute("SELECT count(*) FROM (SELECT qid, min(at) AS first FROM answers GROUP BY qid) "
+                              "WHERE first >= ?", (start,)).fetchone()[0]
+        reviews = self.db.execute(
+            "SELECT count(*) FROM answers a WHERE a.at >= ? AND a.at > "
+            "(SELECT min(b.at) FROM answers b WHERE b.qid = a.qid)", (start,)).fetchone()[0]
+        return new, reviews
+
+    @_in_use_said
+    def forecast(self, when: dt.datetime | None = None, days: int = FORECAST_DAYS) -> dict:
+        """What is due: now (overdue included), later today, and on each of the next `days` days
+        ([{"day": "2026-12-08", "due": 3}, ...], local days)."""
+        when = when or now()
+        start = day_start(when)
+        # (a local day is 23 or 25 hours at a change of clocks: each day's start found from its noon)
+        starts = [day_start(start + dt.timedelta(days=k, hours=12)) for k in range(days + 2)]
+        dues = [dt.datetime.fromisoformat(d) for (d,) in self.db.execute("SELECT due FROM cards")]
+        due_now = sum(d <= when for d in dues)
+        later = sum(when < d < starts[1] for d in dues)
+        ahead = [{"day": starts[k].astimezone().date().isoformat(),
+                  "due": sum(starts[k] <= d < starts[k + 1] for d in dues)} for k in range(1, days + 1)]
+        return {"due_now": due_now, "due_later_today": later, "days": ahead}
+
+    @_in_use_said
+    def stats(self, when: dt.datetime | None = None) -> dict:
         rows = self.db.execute("SELECT code, topics, right FROM answers").fetchall()
         by_code: dict[str, list[int]] = {}
         by_topic: dict[str, list[int]] = {}
@@ -321,8 +441,12 @@ class Store:
                 by_topic[t][0] += right
                 by_topic[t][1] += 1
         n_cards = self.db.execute("SELECT count(*) FROM cards").fetchone()[0]
+        ahead = self.forecast(when)
+        new, reviews = self.today(when)
         return {"answers": len(rows), "right": sum(r[2] for r in rows), "questions_seen": n_cards,
-                "to_review": len(self.review_ids()),
+                "to_review": len(self.review_ids(when)),
+                "due_now": ahead["due_now"], "due_later_today": ahead["due_later_today"], "forecast": ahead["days"],
+                "new_today": new, "reviews_today": reviews,
                 "by_code": {k: {"right": v[0], "answered": v[1]} for k, v in sorted(by_code.items())},
                 "by_topic": {k: {"right": v[0], "answered": v[1]} for k, v in sorted(by_topic.items())}}
 
@@ -331,3 +455,11 @@ class Store:
         with self.db:
             self.db.execute("DELETE FROM answers")
             self.db.execute("DELETE FROM cards")
+
+
+def _review(card, rating: int, when: dt.datetime, seconds: float | None):
+    from fsrs import Rating, Scheduler
+    duration = int(seconds * 1000) if seconds is not None else None
+    card, _log = Scheduler(enable_fuzzing=False).review_card(card, Rating(rating), review_datetime=when,
+                                                            review_duration=duration)
+    return card

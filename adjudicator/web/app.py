@@ -423,12 +423,14 @@ async def search_page(request: Request):
     rows = await run_in_threadpool(service.codes)
     if not q:
         return page("search.html", title="Search the laws", q="", code=code, codes=rows, result=None)
+    from adjudicator.core import reading
+    page_no = reading.chosen_number(request.query_params.get("page", "1").strip(), 1, 10000) or 1
     try:
-        result = await run_in_threadpool(service.search, q, code or None, 10)
+        result = await run_in_threadpool(service.search, q, code or None, 10, 10 * (page_no - 1))
     except Refusal as r:
         return page("search.html", r.http_status, title="Search the laws", q=q, code=code, codes=rows,
                     result=None, error=r.detail)
-    return page("search.html", title=f"Search: {q}", q=q, code=code, codes=rows, result=result)
+    return page("search.html", title=f"Search: {q}", q=q, code=code, codes=rows, result=result, page_no=page_no)
 
 
 async def topic_page(request: Request):
@@ -474,6 +476,24 @@ async def compare_page(request: Request):
                 code_a=fields.get("code_a", ""), code_b=fields.get("code_b", ""))
 
 
+def _person(request: Request) -> tuple[str, bool]:
+    """Who studies: the person the quiz's cookie names, or a new device key (True: to be set)."""
+    found = service.person_from_cookie(request.cookies.get(service.COOKIE))
+    return (found, False) if found else (service.new_device(), True)
+
+
+def _keep_person(response: Response, person: str, new: bool) -> Response:
+    """The person kept in the quiz's cookie (a year; only this site's pages send it back)."""
+    if new:
+        response.set_cookie(service.COOKIE, person, max_age=365 * 24 * 3600, path="/", httponly=True,
+                            samesite="lax")
+    return response
+
+
+def _studying(person: str) -> dict:
+    return {"person_name": service.person_name(person)}
+
+
 async def quiz_page(request: Request):
     p = request.query_params
     code, topic = p.get("code", "").strip(), p.get("topic", "").strip()
@@ -487,24 +507,27 @@ async def quiz_page(request: Request):
                         "shown beneath one")
     seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 10**6)
     review = p.get("review") == "1"
+    person, new = _person(request)
     try:
         found: list[str] = []        # what opening the progress file had to say (a damaged one kept aside)
+        said = None
         if review:
-            q, found = await run_in_threadpool(service.quiz_review)
+            q, found = await run_in_threadpool(service.quiz_review, person)
             if q is None:
-                stats, where, notices = await run_in_threadpool(service.quiz_stats)
-                return page("quiz.html", title="Quiz", q=None, code=code, topic=topic, stats=stats,
-                            notices=found + notices,
-                            message="Nothing to review: no question missed and none due. Draw a new one.")
+                said = "Nothing to review: no question missed and none due. Draw a new one."
         else:
-            q = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None)
-        stats, where, notices = await run_in_threadpool(service.quiz_stats)
+            q, said, found = await run_in_threadpool(service.quiz_draw, seed, code or None, topic or None, person)
+        stats, where, notices = await run_in_threadpool(service.quiz_stats, person)
     except Refusal as r:
-        return page("quiz.html", r.http_status, title="Quiz", q=None, error=_quiz_filter_words(r.detail, code, topic),
-                    code=code, topic=topic)
-    return page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
-                stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh", review=review,
-                once=service.quiz_once())
+        return _keep_person(page("quiz.html", r.http_status, title="Quiz", q=None,
+                                 error=_quiz_filter_words(r.detail, code, topic), code=code, topic=topic,
+                                 **_studying(person)), person, new)
+    if q is None:
+        return _keep_person(page("quiz.html", title="Quiz", q=None, code=code, topic=topic, stats=stats,
+                                 notices=found + notices, message=said, **_studying(person)), person, new)
+    return _keep_person(page("quiz.html", title="Quiz", q=q, seed=None if review else seed, code=code, topic=topic,
+                             stats=stats, notices=found + notices, code_title=_title(q.code), letters="abcdefgh",
+                             review=review, once=service.quiz_once(), **_studying(person)), person, new)
 
 
 def _quiz_filter_words(error: dict, code: str, topic: str) -> dict:
@@ -532,37 +555,91 @@ async def quiz_answer(request: Request):
     from starlette.exceptions import HTTPException
 
     from adjudicator.study import quiz
+    person, new = _person(request)
     try:
-        form, _, _ = await _form(request, max_files=0, max_fields=10)
+        form, _, _ = await _form(request, max_files=0, max_fields=20)
     except (HTTPException, FormNotUtf8) as e:
         return page("quiz.html", 400, title="Quiz", q=None, code="", topic="",
                     error={"message": f"the form could not be read: {e.detail}", "hint": "answer from the page's own form"})
     qid = str(form.get("qid") or "")
-    said = str(form.get("answer") or "")
+    said = [str(v) for v in form.getlist("answer") if isinstance(v, str)]
     code, topic = str(form.get("code") or ""), str(form.get("topic") or "")
     once = str(form.get("once") or "")[:40]
     try:
         q = await run_in_threadpool(service.quiz_question, qid)
-        graded = await run_in_threadpool(service.quiz_answer, q, said, once)
+        graded = await run_in_threadpool(service.quiz_answer, q, said, once, person)
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code=code, topic=topic)
     if not graded["understood"]:
-        return page("quiz.html", 400, title="Quiz", q=q, seed="", code=code, topic=topic, stats=None,
-                    code_title=_title(q.code), letters="abcdefgh", once=once,
-                    message=quiz.not_read(q, said))     # quoted short and escaped, as the terminal's quiz does
-    letter = said.strip().lower()
-    if q.options and len(letter) == 1 and letter in "abcdefgh"[:len(q.options)]:
-        said = f"{letter}) {q.options['abcdefgh'.index(letter)]}"
-    return page("quiz_answer.html", title="Quiz: the answer", q=q, said=said, g=graded, code=code, topic=topic,
-                code_title=_title(q.code))
+        from adjudicator.core.reading import QUOTE
+        from adjudicator.errors import safe
+        typed = " ".join(said)
+        message = (quiz.not_read(q, typed) if typed.strip() else
+                   ("Tick every choice that applies, then Answer." if q.many else "Choose one, then Answer."))
+        return _keep_person(page("quiz.html", 400, title="Quiz", q=q, seed="", code=code, topic=topic, stats=None,
+                                 code_title=_title(q.code), letters="abcdefgh", once=once, message=message,
+                                 **_studying(person)), person, new)
+    return _keep_person(page("quiz_answer.html", title="Quiz: the answer", q=q, g=graded, fb=graded["feedback"],
+                             code=code, topic=topic, code_title=_title(q.code), **_studying(person)), person, new)
+
+
+async def quiz_grade(request: Request):
+    """The grade of an answer changed (Again, Hard, Good, Easy), from the page shown after it."""
+    from starlette.exceptions import HTTPException
+    person, _new = _person(request)
+    try:
+        form, _, _ = await _form(request, max_files=0, max_fields=10)
+    except (HTTPException, FormNotUtf8) as e:
+        return _refusal(400, "Quiz", f"the form could not be read: {e.detail}", "grade from the page's own form")
+    from adjudicator.core import reading
+    rating = reading.chosen_number(str(form.get("rating") or ""), 1, 4)
+    once = str(form.get("once") or "")[:40]
+    try:
+        done = await run_in_threadpool(service.quiz_regrade, once, rating or 0, person)
+    except Refusal as r:
+        return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code="", topic="",
+                    **_studying(person))
+    stats, where, notices = await run_in_threadpool(service.quiz_stats, person)
+    return page("quiz.html", title="Quiz", q=None, code="", topic="", stats=stats, notices=notices,
+                message=(f"Graded {done['grade']}" + (" (a wrong answer is always Again)" if done["kept_again"] else "")
+                         + f": next review {done['due'].strftime('%Y-%m-%d %H:%M')} UTC."),
+                **_studying(person))
+
+
+async def quiz_person_set(request: Request):
+    """Study under a name (kept in this browser's cookie), or as this device alone (the name left empty)."""
+    from starlette.exceptions import HTTPException
+    try:
+        form, _, _ = await _form(request, max_files=0, max_fields=10)
+    except (HTTPException, FormNotUtf8) as e:
+        return _refusal(400, "Quiz", f"the form could not be read: {e.detail}", "give the name in the page's own form")
+    name = " ".join(str(form.get("name") or "").split())
+    refused = service.name_refused(name)
+    if refused:
+        return _refusal(400, "Quiz", refused, f"give a name of at most {service.NAME_MAX} letters, or none")
+    person = service.person_of_name(name) if name else service.new_device()
+    return _keep_person(RedirectResponse("/quiz", status_code=303), person, True)
+
+
+async def quiz_ruling_page(request: Request):
+    """The whole ruling on a question's incident, one step from the answer's page."""
+    token = request.path_params["token"]
+    try:
+        ruling, story = await run_in_threadpool(service.quiz_whole_ruling, token)
+    except Refusal as r:
+        return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code="", topic="")
+    return page("quiz_ruling.html", title="The whole ruling", r=ruling, story=story)
 
 
 async def quiz_stats_page(request: Request):
+    person, new = _person(request)
     try:
-        stats, where, notices = await run_in_threadpool(service.quiz_stats)
+        stats, where, notices = await run_in_threadpool(service.quiz_stats, person)
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code="", topic="")
-    return page("quiz_stats.html", title="Quiz progress", stats=stats, notices=notices)
+    from adjudicator.study import quiz
+    return _keep_person(page("quiz_stats.html", title="Quiz progress", stats=stats, notices=notices,
+                             limits=(quiz.NEW_PER_DAY, quiz.REVIEWS_PER_DAY), **_studying(person)), person, new)
 
 
 # --- the API: exactly the command's --json -------------------------------------------------------
@@ -892,6 +969,9 @@ def create_app() -> Starlette:
         Route("/compare", compare_page, methods=["GET", "POST"]),
         Route("/quiz", quiz_page, methods=["GET"]),
         Route("/quiz", quiz_answer, methods=["POST"]),
+        Route("/quiz/grade", quiz_grade, methods=["POST"]),
+        Route("/quiz/person", quiz_person_set, methods=["POST"]),
+        Route("/quiz/ruling/{token:str}", quiz_ruling_page),
         Route("/quiz/stats", quiz_stats_page),
         Route("/download", download, methods=["POST"]),
         # The API answers each address as written and never redirects (a 307 with an empty body is

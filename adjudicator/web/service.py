@@ -90,14 +90,15 @@ def law(code_or_game: str, number: str) -> dict:
     return _guarded(lambda: api.law(code_or_game, number).as_dict())
 
 
-def search(words: str, code_given: str | None = None, limit: int = 10) -> dict:
-    """`adjudicator search WORDS [--code CODE] [--limit N] --json`, the words given as one string."""
+def search(words: str, code_given: str | None = None, limit: int = 10, offset: int = 0) -> dict:
+    """`adjudicator search WORDS [--code CODE] [--limit N] [--page P] --json`, the words given as one
+    string (`offset`: the laws before the page)."""
     def go():
         if not words.split():
             raise InputError("give the words to search for", file="adjudicator search",
                              hint="e.g. `adjudicator search lead out of turn`")
         # the command takes the words as arguments and joins them with spaces
-        return api.search(" ".join(words.split()), code=code_given, limit=limit).as_dict()
+        return api.search(" ".join(words.split()), code=code_given, limit=limit, offset=offset).as_dict()
     return _guarded(go)
 
 
@@ -133,6 +134,84 @@ def interview(data: bytes, answers: list[str]) -> dict:
 
 
 # --- the quiz -----------------------------------------------------------------------------------
+#
+# Progress is kept per person (study/progress.py `person_path`): a name the person gives, or a key
+# this device keeps in a cookie, never one progress for the whole club. No account: whoever gives a
+# name studies as that name.
+
+COOKIE = "adjudicator_quiz"
+NAME_MAX = 40
+
+
+def new_device() -> str:
+    """A device's person key: random, kept in its cookie."""
+    import secrets
+    return "d." + secrets.token_urlsafe(18)
+
+
+def person_of_name(name: str) -> str:
+    """A name's person key, as its cookie keeps it (the name as given, its blanks made one)."""
+    import base64
+    return "n." + base64.urlsafe_b64encode(" ".join(name.split()).encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def _kept_as(person: str) -> str:
+    """Whose progress file a person's key opens: a name's is the name folded to one case ("Ann Lee",
+    "ann  LEE"), a device's its key."""
+    name = person_name(person)
+    return "name:" + name.casefold() if name is not None else person
+
+
+def name_refused(name: str) -> str | None:
+    """Why a name cannot be one to study under (None: it can)."""
+    from adjudicator.core.values import shown
+    name = " ".join(name.split())
+    if not name:
+        return None
+    if len(name) > NAME_MAX:
+        return f"the name is longer than {NAME_MAX} characters"
+    if not all(c.isprintable() for c in name):
+        return f"the name '{shown(name)}' holds a character that is not printable"
+    return None
+
+
+def person_from_cookie(value: str | None) -> str | None:
+    """The person a cookie names, if it is one this page set ("d." and a device key, or "n." and a
+    name's letters); else None (a new device key is then given)."""
+    import re
+    if value and re.fullmatch(r"[dn]\.[A-Za-z0-9_-]{1,240}", value):
+        return value
+    return None
+
+
+def person_name(person: str) -> str | None:
+    """The name a person key holds (None: a device's key)."""
+    import base64
+    if not person.startswith("n."):
+        return None
+    raw = person[2:]
+    try:
+        return base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _store(person: str, create: bool = True):
+    """The person's progress file, opened (None when it does not exist and need not be made: a
+    person who has answered nothing has no file)."""
+    import os
+
+    from adjudicator.study import progress
+    path = progress.person_path(_kept_as(person))
+    if not os.path.exists(path):
+        if not create:
+            return None
+        folder = os.path.dirname(path)
+        if os.path.isdir(folder) and len(os.listdir(folder)) >= progress.MAX_PEOPLE:
+            raise InputError(f"this page already keeps the progress of {progress.MAX_PEOPLE:,} people",
+                             "the quiz", hint="study under a name already used, or ask the club to make room")
+    return progress.Store(path)
+
 
 def _bank() -> tuple[str, set[str]]:
     """The question bank's folder and its case files (relative): a question named in a request
@@ -153,49 +232,65 @@ def _bank_cached() -> tuple[str, set[str]]:
     return _BANK["bank"]
 
 
-def quiz_draw(seed: int, code: str | None = None, topic: str | None = None):
-    """One question, as `adjudicator quiz -n 1 --seed SEED [--code C] [--topic T]` draws it."""
+def quiz_draw(seed: int, code: str | None = None, topic: str | None = None, person: str | None = None):
+    """One question, as `adjudicator quiz -n 1 --seed SEED [--code C] [--topic T]` draws it: a new
+    one for the person (one not answered yet), within the day's limit of new questions. Returns the
+    question and a message: the question is None when the day's new questions are done."""
     from adjudicator.study import quiz
     from adjudicator.core import registry
 
     def go():
         c = registry.resolve_code(code, "adjudicator quiz --code") if code else None
         topic_name = quiz.check_filters(c, topic or None, None, None)
-        qs = quiz.draw(1, seed, c, topic_name, None, None)
+        store = _store(person, create=False) if person else None
+        exclude, notices = None, []
+        try:
+            if store is not None:
+                notices = store.notices
+                n, said = quiz.allowance(store, 1, False, page=True)
+                if said:
+                    return None, said, notices
+                exclude = store.seen_ids()
+        finally:
+            if store is not None:
+                store.close()
+        qs = quiz.draw(1, seed, c, topic_name, None, None, exclude=exclude)
         if not qs:
-            raise InputError("no question fits these filters", file="adjudicator quiz",
+            raise InputError("no question fits these filters" if not exclude else
+                             "no new question fits these filters: you have answered every one",
+                             file="adjudicator quiz",
                              hint="widen them: `adjudicator topic` lists topics, `adjudicator codes` codes")
-        return qs[0]
+        return qs[0], None, notices
     return _guarded(go)
 
 
-def quiz_review():
+def quiz_review(person: str):
     """The first question to review (missed, then due), as `adjudicator quiz --review` asks them,
-    or None when there is nothing to review; with the notices of opening the progress file (a
-    damaged one kept aside)."""
-    from adjudicator.study import progress, quiz
+    its choices shuffled afresh, or None when there is nothing to review; with the notices of
+    opening the progress file (a damaged one kept aside)."""
+    import random
+
+    from adjudicator.study import quiz
 
     def go():
-        store = progress.Store()
+        store = _store(person, create=False)
+        if store is None:
+            return None, []
         try:
             ids = store.review_ids()
         finally:
             store.close()
-        found = quiz.review_questions(ids, 1)
+        found = quiz.review_questions(ids, 1, random.Random())
         return (found[0] if found else None), store.notices
     return _guarded(go)
-
-
-def _case_token(case: str) -> str:
-    import hashlib
-    return hashlib.sha256(case.encode("utf-8")).hexdigest()[:16]
 
 
 def quiz_token(qid: str) -> str:
     """The question's id as the page carries it: its case file hashed (the file is named after the
     ruling it proves, so its name would give the answer away), then the kind."""
+    from adjudicator.study import quiz
     case, _, kind = qid.partition("#")
-    return f"{_case_token(case)}#{kind}"
+    return f"{quiz.case_token(case)}#{kind}"
 
 
 def quiz_question(token: str):
@@ -206,7 +301,7 @@ def quiz_question(token: str):
     def go():
         root, cases = _bank_cached()
         digest, _, kind = token.partition("#")
-        found_case = next((c for c in cases if _case_token(c) == digest), None)
+        found_case = next((c for c in cases if quiz.case_token(c) == digest), None)
         qid = f"{found_case}#{kind}"
         if found_case is None:
             raise InputError("no such question in the bank", "the quiz", hint="draw a new question")
@@ -217,19 +312,48 @@ def quiz_question(token: str):
     return _guarded(go)
 
 
-# The question pages drawn, each by the one-time token its form carries, whose answer is recorded:
-# the same form sent again (a reload of the answer page, a second tap on Answer, the back button
-# and Answer again) is graded and shown, never recorded twice. Kept in the server's memory, the
+def quiz_case(token: str) -> str:
+    """The case a feedback's token names (`quiz.case_token`), found among the bank's files."""
+    from adjudicator.study import quiz
+
+    def go():
+        root, cases = _bank_cached()
+        found = next((c for c in cases if quiz.case_token(c) == token), None)
+        if found is None:
+            raise InputError("no such question in the bank", "the quiz", hint="draw a new question")
+        return found
+    return _guarded(go)
+
+
+def quiz_whole_ruling(token: str) -> tuple[dict, str]:
+    """The whole ruling on the incident of a question (after its answer): the ruling as
+    `adjudicate --json` gives it, with its players, and the story."""
+    from adjudicator.study import quiz
+    case = quiz_case(token)
+    return _guarded(quiz.whole_ruling_data, case)
+
+
+# The question pages drawn, each by the one-time token its form carries: when it was drawn (the time
+# an answer took) and, once answered, whose answer it was and its row (a second Answer is graded and
+# shown, never recorded twice; the grade can then be changed). Kept in the server's memory, the
 # last ANSWERED_KEPT of them.
 ANSWERED_KEPT = 10_000
-_answered: dict[str, None] = {}
+_answered: dict[str, tuple | None] = {}
+_drawn: dict[str, float] = {}
 _answered_lock = threading.Lock()
+SLOWEST = 3600.0          # an answer past an hour: its time is not the question's (the page was left open)
 
 
 def quiz_once() -> str:
-    """A new question page's one-time token."""
+    """A new question page's one-time token; the time it was drawn is kept."""
     import secrets
-    return secrets.token_urlsafe(12)
+    import time
+    once = secrets.token_urlsafe(12)
+    with _answered_lock:
+        _drawn[once] = time.monotonic()
+        while len(_drawn) > ANSWERED_KEPT:
+            del _drawn[next(iter(_drawn))]
+    return once
 
 
 def _first_answer(once: str) -> bool:
@@ -246,40 +370,86 @@ def _first_answer(once: str) -> bool:
         return True
 
 
-def quiz_answer(q, said: str, once: str = "") -> dict:
-    """Grade an answer against the engine's ruling and record it in the progress file, as the
-    terminal's quiz does, once for the question page `once` names; with the ruling it was graded
-    against, and whether it was counted now (False: sent again, counted when first sent)."""
-    import os
+def _seconds(once: str) -> float | None:
+    import time
+    with _answered_lock:
+        drawn = _drawn.pop(once, None) if once else None
+    if drawn is None:
+        return None
+    took = time.monotonic() - drawn
+    return took if took <= SLOWEST else None
 
-    from adjudicator.study import progress, quiz
+
+def quiz_answer(q, said: str | list[str], once: str = "", person: str = "") -> dict:
+    """Grade an answer (the keys of the choices ticked, or a line typed as in the terminal) against
+    the engine's ruling and record it in the person's progress file with the grade inferred from it
+    and the time it took, once for the question page `once` names; with the feedback
+    (quiz.feedback), the grade and why, when it is next due, and whether it was counted now (False:
+    sent again, counted when first sent)."""
+    from adjudicator.study import quiz
 
     def go():
-        g = quiz.grade(q, said)
+        if isinstance(said, list):
+            known = [k for k in said if k in q.keys]
+            if said and len(known) == len(said) and (q.many or len(known) == 1):
+                g = quiz.grade_keys(q, known, ", ".join(known))
+            else:
+                g = quiz.grade(q, " ".join(said))
+        else:
+            g = quiz.grade(q, said)
         if not g.understood:
             return {"understood": False}
+        seconds = _seconds(once)
         counted = _first_answer(once)
-        store = progress.Store()
+        rating, why = quiz.infer_grade(q, g.right, seconds)
+        store = _store(person)
         try:
-            due = store.record(q, g.right, g.said) if counted else None
+            due = store.record(q, g.right, g.said, rating=rating, seconds=seconds) if counted else None
+            if counted and once:
+                with _answered_lock:
+                    _answered[once] = (person, store.last_id)
             stats = store.stats()
         finally:
             store.close()
-        ruling = quiz.ruling_of(os.path.join(quiz.bank_dir(), q.case))
-        other = None
-        if q.kind == "compare":
-            other = quiz.ruling_of(os.path.join(quiz.bank_dir(), q.case), q.extra["codes"][1])
         return {"understood": True, "right": g.right, "due": due, "stats": stats, "counted": counted,
-                "notices": store.notices, "ruling": ruling, "other": other}
+                "notices": store.notices, "feedback": quiz.feedback(q, g), "chosen": g.chosen,
+                "rating": rating, "grade": quiz.progress_grade(rating), "why": why, "once": once}
     return _guarded(go)
 
 
-def quiz_stats() -> tuple[dict, str, list[str]]:
-    """`adjudicator quiz stats --json`, with the progress file's place and any notice."""
+def quiz_regrade(once: str, rating: int, person: str) -> dict:
+    """The grade of the answer the question page `once` sent changed to `rating` (1-4): rescheduled
+    as if so graded then. Only the person who answered can, and only his question's last answer."""
     from adjudicator.study import progress
 
     def go():
-        store = progress.Store()
+        with _answered_lock:
+            found = _answered.get(once) if once else None
+        if not found or found[0] != person or found[1] is None or rating not in progress.GRADES:
+            raise InputError("this answer's grade cannot be changed here", "the quiz",
+                             hint="change the grade on the page shown after the answer, in the same browser")
+        store = _store(person)
+        try:
+            done = store.regrade(found[1], rating)
+        finally:
+            store.close()
+        if done is None:
+            raise InputError("this answer's grade can no longer be changed: the question has been answered since",
+                             "the quiz", hint="the grade of the latest answer counts")
+        due, given = done
+        return {"grade": progress.GRADES[given], "due": due, "kept_again": given != rating}
+    return _guarded(go)
+
+
+def quiz_stats(person: str | None) -> tuple[dict, str, list[str]]:
+    """`adjudicator quiz stats --json` for the person (nothing answered: no file, empty stats), with
+    the progress file's place and any notice."""
+    from adjudicator.study import progress
+
+    def go():
+        store = _store(person, create=False) if person else None
+        if store is None:
+            return progress.empty_stats(), "", []
         try:
             return store.stats(), store.path, store.notices
         finally:
