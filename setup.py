@@ -21,7 +21,7 @@ class BuildWithKeptRules(build_py):
         built = os.path.abspath(self.build_lib)       # (the package as built: run there, not from the sources)
         folder = os.path.join(built, "adjudicator", "kept")
         env = {**os.environ, "PYTHONPATH": built, "ADJUDICATOR_MALLOC": "system"}
-        r = subprocess.run([sys.executable, "-m", "adjudicator.core.rulecache", folder], env=env, cwd=built,
+        r = subprocess.run([sys.executable, "-m", "adjudicator.core.keep", folder], env=env, cwd=built,
                            capture_output=True, text=True)
         if r.returncode != 0:
             print(f"warning: the rules were not kept for the wheel (a first ruling will keep them):\n{r.stderr}",

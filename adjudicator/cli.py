@@ -1044,7 +1044,7 @@ def quiz(ctx, count, seed, code, topic, law, kind, review, new_per_day, reviews_
 @ui.pager_option
 @click.pass_context
 def quiz_stats(ctx, as_json):
-    """Progress so far: what is due today and in the coming days, by code and by topic."""
+    """Progress so far: what is due, by code and by topic."""
     def go():
         import json
         from adjudicator.study import progress
@@ -1065,7 +1065,7 @@ def quiz_stats(ctx, as_json):
 @click.argument("token")
 @click.pass_context
 def quiz_ruling(ctx, token):
-    """The whole ruling on a question's incident, by the token the feedback names."""
+    """The whole ruling on a quiz question's incident, by its token."""
     def go():
         from adjudicator.errors import InputError
         from adjudicator.study import quiz as qz

@@ -200,9 +200,11 @@ _CLOSING_LAWS = r"\(([\w.\-]+(?:,\s+[\w.\-]+)*)\)\.?\s*\Z"
 _RULING_LABELS = [
     (r"May exact it:", "may"), (r"May not:", "may-not"), (r"In fault:", "may-not"), (r"Lost:", "may-not"),
     (r"Not yet:", "later"), (r"Exacted by\b", "done"), (r"Done:", "done"),
-    (r"Because:", "quiet"), (r"What happened:", "label"), (r"Facts the rules saw:", "heading"),
-    (r"The ruling depends on facts not known:", "later"),
+    (r"Because( of)?\b", "quiet"), (r"What happened:", "label"), (r"Facts the rules saw:", "heading"),
+    (r"In detail --", "heading"), (r"It follows of itself\.", "quiet"),
 ]
+# A sentence said once for several remedies, or a fact named by its letter: its closing laws styled
+_SAID_ONCE = re.compile(r"\([a-z]\) |.* may exact none of these: |Under rulings .* may not exact it: ")
 _RULING_START = r"\d+\. |- |" + "|".join(p for p, _ in _RULING_LABELS)
 
 
@@ -211,10 +213,19 @@ def paint_ruling(text: str, data: dict | None = None) -> str:
     sentence, who may and who may not, the laws."""
     data = data or {}
     spans: list[tuple[int, int, str]] = []
+    if text.startswith("Ruling under "):        # the verdict first: its heading, then its sentences
+        head = re.match(r"Ruling under (?:.|\n)*?:\n", text)
+        verdict_end = text.find("\n\n")
+        if head and verdict_end > head.end():
+            spans.append((0, head.end() - 1, "heading"))
+            spans.append((head.end(), verdict_end, "verdict"))
+            return _apply(text[:verdict_end], spans) + paint_ruling(text[verdict_end:], {})
     blocks = _blocks(text, _RULING_START)
     special = {}
     for key, kind in (("code_title", "heading"), ("summary", "verdict"), ("verdict", "verdict")):
         words = data.get(key)
+        if isinstance(words, list):         # (the verdict's sentences, wrapped as one paragraph)
+            words = " ".join(words)
         found = _find_words(blocks, words) if isinstance(words, str) else None
         if found is not None:
             special[found.start] = kind
@@ -243,7 +254,7 @@ def paint_ruling(text: str, data: dict | None = None) -> str:
             spans.append((s, b.end, "heading"))     # Findings:, If it was Dodd (W):
             continue
         closing = re.search(_CLOSING_LAWS, t)
-        if closing and (t.startswith(("- ", "May not:", "Because:", "Lost:"))):
+        if closing and (t.startswith(("- ", "May not:", "Because:", "Lost:")) or _SAID_ONCE.match(t)):
             spans.append((s + closing.start(1), s + closing.end(1), "law"))
         for tag in re.finditer(_TAG, t):
             spans.append((s + tag.start(), s + tag.end(), "law"))

@@ -101,11 +101,14 @@ def test_a_ruling_s_parts_are_styled_so_the_eye_finds_them():
     assert style("May exact it:", bold=True, fg="green") + " Ames (N)." in shown            # who may
     assert style("May not:", bold=True, fg="red") + " Clark (S) --" in shown                # who may not
     assert "(" + style("39", fg="cyan") + ")." in shown                                     # the law of a reason
-    assert style("Findings:", bold=True) in shown
-    assert style("The Laws of Whist, American Whist League (1893) --", bold=True) in shown  # the code ruling
+    assert style("Ruling under The Laws of Whist, American Whist League (1893):", bold=True) in shown  # the code
+    assert style("Dodd (W) led out of turn to trick 3: it was Ames (N)'s lead (law 24). The", bold=True,
+                 fg="yellow") in shown                                                      # the verdict, first
+    assert style("In detail --", bold=True) in shown
     shown, _ = _terminal(["adjudicate", UNKNOWN])
     assert style("If it was Dodd (W):", bold=True) in shown                                 # a branch
-    assert style("The ruling depends on facts not known:", bold=True, fg="yellow") in shown
+    assert style("", bold=True, fg="yellow").split("\x1b[0m")[0] + "The ruling turns on a fact not known:" \
+        in shown                                                                            # its verdict
 
 
 def test_a_verdict_the_ruling_names_is_styled_wherever_its_words_stand():
@@ -199,6 +202,9 @@ def test_the_quiz_at_a_terminal_marks_a_right_and_a_wrong_answer(tmp_path):
     child.expect_exact("> ")
     child.sendline(_right_and_wrong(qs[0])[0])
     child.expect_exact(click.style("Right.", fg="green"))
+    child.expect_exact("How well did you know it?")         # (at a terminal a right answer is graded)
+    child.expect_exact("> ")
+    child.sendline("")
     child.expect_exact(click.style("Question 2 of 2", bold=True))
     child.expect_exact("> ")
     child.sendline(_right_and_wrong(qs[1])[1])

@@ -532,14 +532,19 @@ def test_a_damaged_progress_file_is_kept_aside_and_the_user_told(data_dir):
     assert "0 of 0 answers right" in out.stdout
 
 
-def test_a_database_of_another_shape_is_also_kept_aside(data_dir):
+def test_a_database_of_another_shape_is_refused_and_left_as_it_is(data_dir):
+    """A sound SQLite file with a table the quiz did not make (another program's database, which a
+    link may name) is not the quiz's: refused, exit 2, never moved aside nor written (issue 45)."""
+    from adjudicator.errors import UsageError
     data_dir.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(data_dir / progress.FILE)
     db.execute("CREATE TABLE cards (x)")
     db.commit()
     db.close()
-    store = progress.Store()
-    assert store.notices and store.stats()["answers"] == 0
+    before = (data_dir / progress.FILE).read_bytes()
+    with pytest.raises(UsageError, match="is not the quiz's progress database"):
+        progress.Store()
+    assert (data_dir / progress.FILE).read_bytes() == before and len(list(data_dir.iterdir())) == 1
 
 
 # A progress file another process holds (another quiz writing, the web page's quiz, a backup) was

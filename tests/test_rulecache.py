@@ -431,7 +431,7 @@ def test_the_command_rules_past_a_damaged_cache_in_bounded_time(tmp_path, damage
 
 # ---------------------------------------------------------------------------------------------
 # The rules shipped in the package (issue 45, 4): made when a wheel is built (setup.py runs
-# rulecache.ship), found by a code's first ruling after an install, checked as the cache's are.
+# keep.ship), found by a code's first ruling after an install, checked as the cache's are.
 # ---------------------------------------------------------------------------------------------
 @pytest.fixture
 def shipped(tmp_path_factory, monkeypatch):
@@ -440,7 +440,7 @@ def shipped(tmp_path_factory, monkeypatch):
     global _SHIPPED_ONCE
     if _SHIPPED_ONCE is None:
         folder = tmp_path_factory.mktemp("package") / "kept"
-        r = subprocess.run([sys.executable, "-m", "adjudicator.core.rulecache", str(folder)], capture_output=True,
+        r = subprocess.run([sys.executable, "-m", "adjudicator.core.keep", str(folder)], capture_output=True,
                            text=True, cwd=ROOT, timeout=600)
         assert r.returncode == 0, r.stderr
         _SHIPPED_ONCE = folder

@@ -173,21 +173,3 @@ def save_batch(code: str, parts, texts: list[list[str]]) -> None:
     next process tags the rules itself."""
     if writable():
         _write(_path(code, parts, _BATCH_PREFIX, _BATCH_MAKERS), texts, f"{_BATCH_PREFIX}{code}-")
-
-
-def ship(folder: str) -> list[str]:
-    """Make in `folder` the file of every code's rules (and the games' table), as the cache folder
-    keeps them: what a wheel ships (setup.py). Returns the names made."""
-    os.environ[cache.ENV] = os.path.abspath(folder)
-    from adjudicator.core import engine, registry
-    registry._data()
-    for code in sorted({c["code"] for c in registry.all_codes() if c.get("rules")}):
-        if not engine.program(code).cached:
-            raise SystemExit(f"the rules of {code} could not be kept in {folder}")
-    return sorted(os.listdir(folder))
-
-
-if __name__ == "__main__":
-    import sys
-    made = ship(sys.argv[1])
-    print(f"kept the rules of {sum(n.startswith(_PREFIX) for n in made)} codes in {sys.argv[1]}")
