@@ -342,3 +342,25 @@ def test_facts_that_decide_only_whether_the_account_can_be_are_said_so_not_that_
     other = glob.glob(os.path.join(ROOT, "cases", "whist", "american-1893", "unknown-28-whether-*.yaml"))[0]
     j = json.loads(CliRunner().invoke(main, ["adjudicate", "--json", other]).output)
     assert (j["settled"], j["only_whether_possible"]) == (False, False)
+
+
+def test_the_search_stops_at_max_weighed_facts_and_the_ruling_says_so(monkeypatch):
+    """An account with more facts not known than the search weighs (unknowns.MAX_WEIGHED, made 1
+    here for a two-fact account): the ones not weighed are named in --json (`not_weighed`) and in a
+    sentence a player reads, never listed among the facts that do not change the ruling; under the
+    bound the same account names none."""
+    path = os.path.join(ROOT, "tests", "fixtures", "unknowns", "quitted-maybe.yaml")
+    whole = json.loads(CliRunner().invoke(main, ["adjudicate", path, "--json"]).stdout)
+    assert "not_weighed" not in whole and not any("not_weighed" in u for u in whole["unknowns"])
+    assert not any(s.startswith("The search stopped") for s in whole["summary"])
+    monkeypatch.setattr(unknowns, "MAX_WEIGHED", 1)
+    r = CliRunner().invoke(main, ["adjudicate", path, "--json"])
+    bounded = json.loads(r.stdout)
+    assert len(bounded["not_weighed"]) == 1 and bounded["settled"] is False
+    left = next(u for u in bounded["unknowns"] if u["id"] == bounded["not_weighed"][0])
+    assert left["not_weighed"] is True
+    said = bounded["summary"][-1]
+    assert said.startswith("The search stopped at 1 of the 2 facts not known") and left["question"] in said
+    text = CliRunner().invoke(main, ["adjudicate", path]).stdout
+    assert "The search stopped at 1 of the 2 facts" in " ".join(text.split())
+    assert "these do not change it" not in text or left["question"] not in text.split("these do not change it")[1]

@@ -52,6 +52,13 @@ MAX_UNKNOWNS = 12
 MAX_ALTERNATIVES = 13
 MAX_SOLVES = 4000        # solves (each cautious or brave, under assumptions) for one ruling
 MAX_APART = 8            # the most groundings of orders apart (more: the later orders a choice)
+# The most facts not known the decision tree weighs (and branches on). Weighing a fact costs two
+# solves for each of its alternatives at every node of the tree, and an account of ninety events
+# with twelve unknowns spent ten seconds weighing them all: past this many, the ones weighed are
+# those that decide most at the root (then the first written), the others are not weighed, and
+# the ruling says so (`not_weighed`; the verdict's last sentence). A branch still open once every
+# weighed fact is fixed gives what holds there whatever the others were.
+MAX_WEIGHED = 6
 SUIT_ONE = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
 _ALT = "adjudicator_unknown"     # the name of the choice atoms; not shown, read by no law rule
 
@@ -434,6 +441,7 @@ class Space:
         self.ctl = self.grounded[0][1]
         self._cache: dict[tuple, tuple] = {}
         self.solves = self.budget_from = 0
+        self.not_weighed: list[int] = []      # the unknowns past MAX_WEIGHED (decide)
 
         def work(state):
             for _, ctl in self.grounded:
@@ -556,21 +564,26 @@ def decide(space: Space, assumed: dict | None = None, remaining: list[int] | Non
                          "branches)", space.inc.file, *_unknown_pos(space.inc),
                          hint="establish some of them, or let `adjudicator ask` ask the decisive ones first")
     assumed = dict(assumed or {})
-    if remaining is None:
-        remaining = [i for i in range(len(space.unknowns)) if i not in assumed]
     cons = space.consequences(assumed)
     node = Node(assumed)
     if cons is None:
         node.impossible = ["these facts together admit no account of the hand"]
         return node
     cautious, brave = cons
-    if cautious == brave:
+    stopped = remaining == [] and len(assumed) < len(space.unknowns)     # (every weighed fact fixed)
+    if cautious == brave or stopped:
         try:
             node.result = space.result(cautious)
         except InconsistentIncident as e:
             node.impossible = e.problems
             node.told = getattr(e, "told", None) or e.problems
         return node
+    if remaining is None:
+        remaining = [i for i in range(len(space.unknowns)) if i not in assumed]
+        if len(remaining) > MAX_WEIGHED:          # the most decisive at the root, then the first written
+            first = [ui for ui, _ in space.split(assumed, remaining)]
+            remaining = sorted((first + [u for u in remaining if u not in first])[:MAX_WEIGHED])
+            space.not_weighed = [u for u in range(len(space.unknowns)) if u not in remaining and u not in assumed]
     relevant = space.split(assumed, remaining)
     # When no single fact decides anything by itself, the facts decide together: take the first.
     ui = relevant[0][0] if relevant else remaining[0] if remaining else None
@@ -652,7 +665,11 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
             entry["findings"] = n.result["findings"]
         out["conditional"].append(entry)
     out["depends_on"] = _tree_json(space, tree)
-    out["settled"] = tree.unknown is None
+    out["settled"] = tree.unknown is None and not space.not_weighed
+    if space.not_weighed:
+        for ui in space.not_weighed:
+            out["unknowns"][ui]["not_weighed"] = True
+        out["not_weighed"] = [space.unknowns[ui].id for ui in space.not_weighed]
     # The facts not known may decide only whether the account can be at all: every branch that can
     # be gives the same ruling, the others cannot have been so. The ruling still turns on them in
     # the sense above (a completion refused against one ruled), but a referee has one ruling to
@@ -681,7 +698,13 @@ def _body(result: dict, players: dict[str, str]) -> str:
 
 def summary(result: dict, players: dict[str, str]) -> list[str]:
     """The verdict of a conditional ruling: what the ruling turns on, what each answer gives, and
-    what holds whatever the facts were (render.summary says each)."""
+    what holds whatever the facts were (render.summary says each); last, where the search stopped
+    at MAX_WEIGHED facts, the ones it did not weigh."""
+    said = _summary(result, players)
+    return said + [bound_sentence(result)] if result.get("not_weighed") else said
+
+
+def _summary(result: dict, players: dict[str, str]) -> list[str]:
     from adjudicator.core import render
     relevant = [u for u in result["unknowns"] if u["relevant"]]
     common = render.summary(result, players) if result["rulings"] else []
@@ -716,6 +739,16 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
     return out
 
 
+def bound_sentence(result: dict) -> str:
+    """What a conditional ruling says when its search stopped at MAX_WEIGHED facts not known."""
+    left = [u for u in result["unknowns"] if u.get("not_weighed")]
+    n = len(left)
+    return (f"The search stopped at {MAX_WEIGHED} of the {len(result['unknowns'])} facts not known: "
+            f"{'this one was' if n == 1 else f'these {n} were'} not weighed, and what is said above holds "
+            f"whatever {'it was' if n == 1 else 'they were'}, though the ruling may turn on "
+            f"{'it' if n == 1 else 'them'} too: " + " ".join(u["question"] for u in left))
+
+
 def text(result: dict, players: dict[str, str], verdict: bool = True) -> str:
     """The conditional ruling as a referee would read it out: the verdict (unless the caller said
     it), then for the referee what it turns on and each possibility."""
@@ -734,7 +767,7 @@ def text(result: dict, players: dict[str, str], verdict: bool = True) -> str:
             tag = render.laws_tag(laws)
             lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn{'s' if len(laws) == 1 else ''} on "
                                   f"{'it' if len(unknown_rel) == 1 else 'them'}.", "", "  ")
-    idle = [u for u in result["unknowns"] if not u["relevant"]]
+    idle = [u for u in result["unknowns"] if not u["relevant"] and not u.get("not_weighed")]
     if idle and not result["settled"]:
         lines += render._wrap("Whatever the answer, these do not change it: "
                               + "; ".join(u["question"] for u in idle), "", "  ")
