@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["Ruling", "Remedy", "Finding", "Refused", "Comparison", "CaseResult", "Lookup", "Source",
            "adjudicate", "adjudicate_files", "compare", "check", "find_cases", "law", "search", "topic", "topics",
            "codes", "games", "laws", "law_ids", "topic_names", "remedies", "event", "events", "format_reference",
-           "read_stdin", "check_settings", "AsGiven", "MAX_BYTES"]
+           "read_stdin", "check_settings", "time_limit", "AsGiven", "MAX_BYTES"]
 
 Source = Union[str, bytes, "os.PathLike[str]", Mapping[str, Any]]
 """An incident: YAML text (str or bytes), a path (os.PathLike, or a str of one line naming a file),
@@ -252,6 +252,15 @@ def check_settings() -> None:
     from adjudicator.core import engine
     if engine.DEFAULT_TIMEOUT is None:
         raise engine.time_limit_error()
+
+
+def time_limit() -> float:
+    """The seconds one ruling may take (ADJUDICATOR_TIME_LIMIT, 10 by default), past which it is
+    stopped (TimeLimit); a face that watches its rulings from outside (the server's workers) gives
+    them this and some more. UsageError when the setting is not a time limit (check_settings)."""
+    from adjudicator.core import engine
+    check_settings()
+    return engine.DEFAULT_TIMEOUT
 
 
 def read_stdin() -> bytes:

@@ -1082,9 +1082,12 @@ def quiz_ruling(ctx, token):
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (0.0.0.0: every address, to serve a club's room).")
 @click.option("--port", default=8000, show_default=True, type=Whole(1, 65535), help="The port to listen on.")
+@click.option("--workers", default=None, type=Whole(1, 256), metavar="N",
+              help="Processes that rule (a heavy ruling holds one; lookups never wait for them). "
+                   "Default: as many as cores.")
 @ui.color_option
 @click.pass_context
-def serve(ctx, host, port):
+def serve(ctx, host, port, workers):
     """Serve the referee's web page and its JSON API.
 
     The page gives rulings, the interview, laws, search, compare and the quiz; its JSON API
@@ -1107,7 +1110,7 @@ def serve(ctx, host, port):
             allocator.check_setting()
             allocator.settle_collector()
         try:
-            web.serve(host, port, echo=click.echo)
+            web.serve(host, port, echo=click.echo, workers=workers)
         except OSError as e:
             if isinstance(e, BrokenPipeError) or _is_output_error(e):
                 raise           # writing "Serving on ..." failed, not listening: said as any output error

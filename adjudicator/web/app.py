@@ -76,6 +76,16 @@ env.globals.update(presented=presented, dict=dict,
                    law_words=service.law_words, max_bytes=MAX_BYTES)
 
 
+def _style_version() -> str:
+    """The style sheet's version in its address (`/static/style.css?v=...`): its content's digest."""
+    import hashlib
+    with open(os.path.join(os.path.dirname(__file__), "static", "style.css"), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:12]
+
+
+env.globals["style_version"] = _style_version()
+
+
 def page(name: str, status: int = 200, **context) -> HTMLResponse:
     if name == "quiz.html":         # its filters: the codes that rule, the topics of the concordance
         from adjudicator import api
@@ -237,7 +247,7 @@ async def rule(request: Request):
         return page("home.html", 400, title="Rule on an incident", incident="", examples=examples.NAMES,
                     message="Paste the incident (or choose its file) first.")
     try:
-        found = await run_in_threadpool(service.ruling, data)
+        found = await service.engine(service.ruling, data)
         result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
     except Refusal as r:
         return refused_page(r, _text(data))
@@ -263,7 +273,7 @@ async def ask_step(request: Request):
     if fields.get("answer"):
         answers.append(fields["answer"])
     try:
-        step = await run_in_threadpool(service.interview, data, answers)
+        step = await service.engine(service.interview, data, answers)
     except Refusal as r:
         return refused_page(r, _text(data), action="/ask", title="No interview")
     if step["question"] is not None:
@@ -271,7 +281,7 @@ async def ask_step(request: Request):
                     answers=" ".join(answers), number=len(answers) + 1)
     built = step["incident"].encode("utf-8")
     try:
-        found = await run_in_threadpool(service.ruling, built)
+        found = await service.engine(service.ruling, built)
         result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
     except Refusal as r:
         return refused_page(r, step["incident"])
@@ -306,7 +316,7 @@ async def build_page(request: Request):
     for name in {k for k in fields if k.startswith("hand_")}:     # a hand picked card by card: every card ticked
         fields[name] = " ".join(v for v in form.getlist(name) if isinstance(v, str))
     try:
-        d, again = await run_in_threadpool(service.story_send, fields)
+        d, again = await service.engine(service.story_send, fields)
     except Refusal as r:
         return _build_refused(r)
     if again is not None:
@@ -346,7 +356,7 @@ async def ruling_link(request: Request):
                                                              hint="ask for the link again from the ruling's page")
         return refused_page(service._refuse(err), "", action=None, title="Not read")
     try:
-        found = await run_in_threadpool(service.ruling, data)
+        found = await service.engine(service.ruling, data)
         result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
     except Refusal as r:
         return refused_page(r, _text(data))
@@ -468,7 +478,7 @@ async def compare_page(request: Request):
                     message=f"Only one code is chosen ({next(iter(chosen))[:40]}): a comparison needs two. Choose a "
                             "second, different code, or leave both empty for every code of the game.")
     try:
-        result, players = await run_in_threadpool(service.compare, data, wanted)
+        result, players = await service.engine(service.compare, data, wanted)
     except Refusal as r:
         return refused_page(r, _text(data), action="/compare", title="Not compared")
     return page("compare.html", title="Compare codes", incident=_text(data), codes=rows,
@@ -625,7 +635,7 @@ async def quiz_ruling_page(request: Request):
     """The whole ruling on a question's incident, one step from the answer's page."""
     token = request.path_params["token"]
     try:
-        ruling, story = await run_in_threadpool(service.quiz_whole_ruling, token)
+        ruling, story = await service.engine(service.quiz_whole_ruling, token)
     except Refusal as r:
         return page("quiz.html", r.http_status, title="Quiz", q=None, error=r.detail, code="", topic="")
     return page("quiz_ruling.html", title="The whole ruling", r=ruling, story=story)
@@ -656,9 +666,10 @@ def _json(data, status: int = 200, one_line: bool | None = None) -> Response:
     return Response(text + "\n", status_code=status, media_type="application/json")
 
 
-async def _api(fn, *args, one_line: bool = False) -> Response:
+async def _api(fn, *args, one_line: bool = False, rules: bool = False) -> Response:
+    """fn(*args)'s answer in JSON; `rules`: fn rules on the client's incident (service.engine)."""
     try:
-        return _json(await run_in_threadpool(fn, *args), one_line=one_line)
+        return _json(await (service.engine(fn, *args) if rules else run_in_threadpool(fn, *args)), one_line=one_line)
     except Refusal as r:
         return _json(r.payload, r.http_status)
 
@@ -676,14 +687,14 @@ async def download(request: Request):
 
 
 async def api_adjudicate(request: Request):
-    return await _api(service.adjudicate, await request.body(), one_line=True)
+    return await _api(service.adjudicate, await request.body(), one_line=True, rules=True)
 
 
 async def api_compare(request: Request):
     codes = request.query_params.get("codes")    # (`?codes=` is `--codes ''`, refused as the command refuses it)
     body = await request.body()
     try:
-        result, _players = await run_in_threadpool(service.compare, body, codes)
+        result, _players = await service.engine(service.compare, body, codes)
     except Refusal as r:
         return _json(r.payload, r.http_status)
     # a code that gave no ruling: the comparison of the others, with the status of a refusal, as the
@@ -779,10 +790,16 @@ async def server_error(request: Request, exc):
 
 # --- safety: body limit and headers ---------------------------------------------------------------
 
+DRAIN_BYTES = 8 * MAX_BYTES      # a body over the limit read this far (and dropped) before the 413
+
+
 class Guard:
     """ASGI middleware: a request body over the limit is refused with 413 before the app sees it
-    (the API's limit is the command's standard-input limit, a form's that plus its envelope), and
-    every response says it runs no script and may not be framed."""
+    (the API's limit is the command's standard-input limit, a form's that plus its envelope), read
+    and dropped up to DRAIN_BYTES first, so that a client still sending reads the 413 rather than a
+    connection reset; a request that would change something (any method but GET, HEAD, OPTIONS)
+    sent by a browser from another site is refused 403 (_cross_site); every response says it runs
+    no script and may not be framed."""
 
     HEADERS = [
         (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; "
@@ -811,19 +828,23 @@ class Guard:
         refused = self._unreadable(scope, headers)
         if refused is not None:
             return await self._bad_request(scope, send_with_headers, is_api, *refused)
-        declared = headers.get(b"content-length")
-        if declared is not None and int(declared) > limit:
-            return await self._too_large(scope, send_with_headers, is_api)
         body = bytearray()
-        while True:
+        more = True
+        while more:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")
+            more = message.get("more_body", False)
             if len(body) > limit:
+                await self._drain(receive, len(body), more)
                 return await self._too_large(scope, send_with_headers, is_api)
-            if not message.get("more_body", False):
-                break
+        declared = headers.get(b"content-length")
+        if declared is not None and int(declared) > limit:      # (a body shorter than it said)
+            return await self._too_large(scope, send_with_headers, is_api)
+        refused = self._cross_site(scope, headers)
+        if refused is not None:
+            return await self._bad_request(scope, send_with_headers, is_api, 403, *refused)
         replayed = False
 
         async def replay():
@@ -833,6 +854,47 @@ class Guard:
                 return {"type": "http.request", "body": bytes(body), "more_body": False}
             return await receive()
         await self.app(scope, replay, send_with_headers)
+
+    @staticmethod
+    async def _drain(receive, read: int, more: bool) -> None:
+        """The rest of a body over the limit read and dropped, up to DRAIN_BYTES in all: a client
+        that is still sending when the answer comes and the connection closes sees a reset, not the
+        413 (curl, Python's urllib). Past DRAIN_BYTES the connection is closed at once."""
+        while more and read <= DRAIN_BYTES:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            read += len(message.get("body", b""))
+            more = message.get("more_body", False)
+
+    @staticmethod
+    def _cross_site(scope, headers) -> tuple[str, str] | None:
+        """Why a request that changes something (the quiz's answer and grade, the name studied
+        under, and every form) is refused as sent from another site, or None. A browser says where
+        a request comes from: `Sec-Fetch-Site` (every current browser), else `Origin` (sent with
+        every POST); the request is taken when it comes from this page itself (same-origin, or
+        `none`: typed or bookmarked), or says neither (a program: curl, a script, which no other
+        site can make a visitor's browser be). A site on another port or a neighbouring name
+        (same-site) is another site. The host compared is the one the request was sent to (its
+        Host header), so a proxy in front keeps working."""
+        if scope.get("method", "GET") in ("GET", "HEAD", "OPTIONS"):
+            return None
+        site = headers.get(b"sec-fetch-site")
+        origin = headers.get(b"origin")
+        said = ("this request was sent from another site, and is refused (it would change something "
+                "here: an answer recorded, a form sent)")
+        if site is not None and site.strip().lower() not in (b"same-origin", b"none"):
+            return said, "use the forms of this server's own pages"
+        if origin is not None:
+            from urllib.parse import urlsplit
+            try:
+                where = urlsplit(origin.decode("latin-1")).netloc.lower()
+            except ValueError:
+                where = ""
+            host = headers.get(b"host", b"").decode("latin-1").lower()
+            if not where or where != host:
+                return said, "use the forms of this server's own pages"
+        return None
 
     @staticmethod
     def _unreadable(scope, headers) -> tuple[int, str, str] | None:
@@ -915,11 +977,21 @@ class Guard:
 
 
 class _Static(StaticFiles):
-    """The style sheet, with a Range header that cannot be read (`bytes=abc`, `bytes=5-2`, `items=0-5`)
+    """The style sheet, kept by browsers a day (Cache-Control; each page links it with its
+    content's digest, `?v=`, so a new version is a new address), with a Range header that cannot be read (`bytes=abc`, `bytes=5-2`, `items=0-5`)
     ignored, as RFC 9110 (14.2) lets a server and as nginx and Apache do: the whole file, 200, not
     Starlette's plain-text 400. A range past the end is still 416, a good one still 206."""
 
+    CACHE = (b"cache-control", b"public, max-age=86400")     # a day; the page links it by its version
+
     async def __call__(self, scope, receive, send):
+        async def cached(message):
+            if message["type"] == "http.response.start" and message["status"] in (200, 206, 304):
+                message = {**message, "headers": list(message.get("headers", [])) + [self.CACHE]}
+            await send(message)
+        await self._ranged(scope, receive, cached)
+
+    async def _ranged(self, scope, receive, send):
         headers = scope.get("headers") or []
         if scope["type"] != "http" or not any(k == b"range" for k, _ in headers):
             return await super().__call__(scope, receive, send)
@@ -948,7 +1020,11 @@ def _whole_address(route) -> None:
         route.path_regex = re.compile(regex.pattern[:-1] + r"\Z")
 
 
-def create_app() -> Starlette:
+def create_app(pool=None) -> Starlette:
+    """The app; with `pool` (workers.Pool, from `adjudicator serve`), its rulings in worker
+    processes started with the app and stopped with it."""
+    import contextlib
+
     from starlette.exceptions import HTTPException
     static = os.path.join(os.path.dirname(__file__), "static")
     routes = [
@@ -994,6 +1070,20 @@ def create_app() -> Starlette:
     ]
     for route in routes:
         _whole_address(route)
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error})
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        if pool is not None:
+            pool.start()
+            service.POOL = pool
+        try:
+            yield
+        finally:
+            if pool is not None:
+                service.POOL = None
+                pool.stop()
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found, 500: server_error},
+                    lifespan=lifespan)
     app.add_middleware(Guard)
+    from starlette.middleware.gzip import GZipMiddleware
+    app.add_middleware(GZipMiddleware, minimum_size=500)       # (outermost: every answer, Guard's too)
     return app

@@ -7,8 +7,11 @@ adjudicate -` reads standard input (the same size limit, the same refusals with 
 the same time limit), never from a path given by a request.
 
 The engine keeps caches per process (parsed rule files, rulings of the quiz's cases, the search
-index's connection); one lock lets a single request use them at a time. A ruling takes tens of
-milliseconds, so a few tables at once wait a few tens of milliseconds for each other.
+index's connection). Served by `adjudicator serve`, what rules on a client's incident (`engine`:
+a ruling, a comparison, the interview, the builder's step) runs in a worker process of its own
+(web/workers.py), within a time and memory budget; elsewhere (the app called in a test's process)
+in a thread, one at a time under the ENGINE lock. Law lookups, search, topics and codes are answered
+in the server's own process under a lock of their own (LOOKUPS), never behind a ruling.
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from adjudicator import api
 from adjudicator.errors import AdjudicatorError, InputError, TimeLimit, error_json
 
 ENGINE = threading.Lock()
+LOOKUPS = threading.Lock()
+POOL = None                # the worker processes, while `adjudicator serve` runs (workers.Pool)
 STDIN = "<stdin>"          # the incident comes as standard input's bytes do: there is no file
 
 
@@ -30,9 +35,12 @@ class Refusal(Exception):
     exit_code: int
     payload: dict
     error: BaseException | None = None
+    status: int | None = None          # (as decided where it was refused: a worker, the budget)
 
     @property
     def http_status(self) -> int:
+        if self.status is not None:
+            return self.status
         msg = self.payload.get("error", {}).get("message", "")
         if isinstance(self.error, TimeLimit) or msg.startswith("no ruling within the time limit"):
             return 503                     # the engine's time limit: try again, or report it
@@ -52,9 +60,9 @@ def _refuse(err: BaseException) -> Refusal:
     return Refusal(code, error_json(err), err)
 
 
-def _guarded(fn, *args):
-    """fn(*args) under the engine's lock; every failure becomes a Refusal."""
-    with ENGINE:
+def _guarded(fn, *args, lock=ENGINE):
+    """fn(*args) under the engine's lock (or `lock`); every failure becomes a Refusal."""
+    with lock:
         try:
             return fn(*args)
         except AdjudicatorError as e:
@@ -63,6 +71,40 @@ def _guarded(fn, *args):
             raise
         except Exception as e:  # noqa: BLE001 - an internal fault, said as the command says it
             raise _refuse(e) from None
+
+
+async def engine(fn, *args):
+    """fn(*args), one of this module's functions that rule: in a worker process while the server
+    has them (POOL), else in a thread (under the ENGINE lock)."""
+    if POOL is not None:
+        return await POOL.run(fn, *args)
+    from starlette.concurrency import run_in_threadpool
+    return await run_in_threadpool(fn, *args)
+
+
+def in_worker(fn, *args) -> tuple:
+    """In a worker: fn(*args) as ("ok", value), or its refusal as plain data (the error itself is
+    not sent across: its status is decided here), and whether a grounding past the engine's time
+    limit still runs in this process (the worker is then replaced)."""
+    try:
+        return ("ok", fn(*args))
+    except Refusal as r:
+        abandoned = isinstance(r.error, TimeLimit) and r.error.phase == "grounding"
+        return ("refused", r.exit_code, r.payload, r.http_status, abandoned)
+
+
+def over_budget(why: str) -> Refusal:
+    """A ruling stopped by the server's budget (its worker killed and replaced): 503."""
+    return Refusal(1, {"error": {"message": f"no ruling within the server's budget: {why}, and was stopped",
+                                 "exit_code": 1,
+                                 "hint": "establish some of the facts not known, or shorten the account; if it "
+                                         "is an ordinary incident, report it"}}, status=503)
+
+
+def busy(waiting: int) -> Refusal:
+    """Too many rulings waiting for a worker: 503, at once."""
+    return Refusal(1, {"error": {"message": f"the server is busy: {waiting} rulings are waiting for it",
+                                 "exit_code": 1, "hint": "try again in a few seconds"}}, status=503)
 
 
 def ruling(data: bytes) -> api.Ruling:
@@ -85,9 +127,22 @@ def compare(data: bytes, codes: str | None) -> tuple[dict, dict]:
     return _guarded(go)
 
 
+_LAWS: dict[tuple[str, str], dict] = {}
+LAWS_KEPT = 4096           # laws answered kept in memory (a law's first lookup reads the case files)
+
+
 def law(code_or_game: str, number: str) -> dict:
-    """`adjudicator law CODE NUMBER --json`."""
-    return _guarded(lambda: api.law(code_or_game, number).as_dict())
+    """`adjudicator law CODE NUMBER --json`. The answer is kept: the law books, rules and cases do
+    not change while the server runs, and a law's first lookup (its cases read, its rules scanned)
+    takes some 0.3 s where a kept one is answered in about a millisecond."""
+    import copy
+    key = (code_or_game, number)
+    found = _LAWS.get(key)
+    if found is None:
+        found = _guarded(lambda: api.law(code_or_game, number).as_dict(), lock=LOOKUPS)
+        if len(_LAWS) < LAWS_KEPT:
+            _LAWS[key] = found
+    return copy.deepcopy(found)
 
 
 def search(words: str, code_given: str | None = None, limit: int = 10, offset: int = 0) -> dict:
@@ -99,18 +154,18 @@ def search(words: str, code_given: str | None = None, limit: int = 10, offset: i
                              hint="e.g. `adjudicator search lead out of turn`")
         # the command takes the words as arguments and joins them with spaces
         return api.search(" ".join(words.split()), code=code_given, limit=limit, offset=offset).as_dict()
-    return _guarded(go)
+    return _guarded(go, lock=LOOKUPS)
 
 
 def topic(name: str | None) -> dict | list:
     """`adjudicator topic [NAME] --json`."""
     # (a name of spaces is a name, refused as the command refuses it)
-    return _guarded(lambda: (api.topics() if name is None else api.topic(name)).as_dict())
+    return _guarded(lambda: (api.topics() if name is None else api.topic(name)).as_dict(), lock=LOOKUPS)
 
 
 def codes() -> list[dict]:
     """`adjudicator codes --json`."""
-    return _guarded(api.codes)
+    return _guarded(api.codes, lock=LOOKUPS)
 
 
 def law_words(code: str, ident: str) -> str:
