@@ -17,13 +17,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(env: dict, timeout: float = 30) -> tuple[subprocess.Popen, str, str]:
-    """The server, its address and the line it said on starting; it fails the test if it does not
-    answer within `timeout` seconds."""
+def start(env: dict, timeout: float = 30, args: tuple = ()) -> tuple[subprocess.Popen, str, str]:
+    """The server (`args`: more options of `serve`), its address and the line it said on starting;
+    it fails the test if it does not answer within `timeout` seconds."""
     import pytest
     port = free_port()
     exe = shutil.which("adjudicator", path=os.path.dirname(sys.executable)) or "adjudicator"
-    proc = subprocess.Popen([exe, "serve", "--port", str(port)], env={**os.environ, **env},
+    proc = subprocess.Popen([exe, "serve", "--port", str(port), *args], env={**os.environ, **env},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     base = f"http://127.0.0.1:{port}"
     said = proc.stdout.readline()

@@ -499,3 +499,80 @@ def test_a_comparison_of_one_code_is_refused_in_the_pages_words(client, code_a, 
     r = client.post("/compare", files={"incident": (None, text), "code_a": (None, code_a), "code_b": (None, code_b)})
     assert r.status_code == 400 and "Only one code is chosen" in r.text and "--codes" not in r.text
     assert html.escape(text.splitlines()[0], quote=False) in r.text
+
+
+# --- cross-site requests (CSRF): a form of another site cannot record an answer ---------------------
+
+CROSS = [{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
+         {"Sec-Fetch-Site": "same-site", "Origin": "http://quiz.testserver"},
+         {"Origin": "https://evil.example"},           # (a browser without Sec-Fetch-*)
+         {"Origin": "null"}]                            # (a sandboxed frame, a data: page)
+SAME = [{"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"}, {"Origin": "http://testserver"},
+        {"Sec-Fetch-Site": "none"}, {}]                 # (typed in; a program, which says neither)
+
+
+def _answered(client) -> int:
+    from adjudicator.web import service
+    return service.quiz_stats(client.cookies.get(service.COOKIE))[0]["answers"]
+
+
+@pytest.fixture(scope="module")
+def question(client):
+    """A question of the bank, and the visitor's cookie set."""
+    from adjudicator.study import quiz
+    from adjudicator.web import service
+    client.cookies.set(service.COOKIE, service.new_device())
+    return quiz.draw(1, seed=-5)[0]
+
+
+@pytest.mark.parametrize("headers", CROSS)
+def test_an_answer_sent_from_another_site_is_refused_and_not_recorded(client, question, headers):
+    """A POST to the quiz from another site was recorded as the visitor's answer (no origin or
+    token check). Refused 403, nothing written; the page's own form is taken (below)."""
+    before = _answered(client)
+    r = client.post("/quiz", data={"qid": quiz_token(question.qid), "answer": "a"}, headers=headers)
+    assert r.status_code == 403 and "sent from another site" in r.text, r.text[:300]
+    assert _answered(client) == before
+    for path in ("/rule", "/ask", "/compare", "/download", "/quiz/person", "/quiz/grade"):
+        assert client.post(path, data={"incident": GOOD, "name": "Eve"}, headers=headers).status_code == 403, path
+    r = client.post("/build", data={"step": "table", "game": "whist"}, headers=headers, follow_redirects=False)
+    assert r.status_code == 403
+    r = client.post("/api/adjudicate", content=GOOD.encode(), headers=headers)
+    assert r.status_code == 403 and "another site" in r.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("headers", SAME)
+def test_an_answer_from_the_page_itself_is_taken(client, question, headers):
+    before = _answered(client)
+    r = client.post("/quiz", data={"qid": quiz_token(question.qid), "answer": question.answer[0]}, headers=headers)
+    assert r.status_code == 200 and "<title>Quiz: the answer" in r.text, r.text[:300]
+    assert _answered(client) == before + 1
+    assert client.post("/download", data={"incident": GOOD}, headers=headers).status_code == 200
+
+
+# --- compression and caching ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("url", ["/law/whist/24", "/api/codes", "/api/law/whist/24", "/"])
+def test_answers_are_compressed_for_a_client_that_takes_gzip(client, url):
+    r = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert r.status_code == 200 and r.headers.get("content-encoding") == "gzip"
+    assert int(r.headers["content-length"]) < len(r.content)          # (sent compressed, read whole)
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == r.content
+    assert r.headers["content-security-policy"].startswith("default-src 'none'")
+
+
+def test_the_style_sheet_is_cached_under_its_version():
+    """The page links the style sheet by its content's digest; the file is kept a day."""
+    import hashlib
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        c = TestClient(create_app())
+    css = open(os.path.join(ROOT, "adjudicator", "web", "static", "style.css"), "rb").read()
+    link = f'href="/static/style.css?v={hashlib.sha256(css).hexdigest()[:12]}"'
+    assert link in c.get("/").text
+    r = c.get(link[6:-1])
+    assert r.status_code == 200 and r.content == css
+    assert r.headers["cache-control"] == "public, max-age=86400"
+    assert c.get("/static/style.css", headers={"Range": "bytes=0-9"}).headers["cache-control"] == "public, max-age=86400"
+    assert "cache-control" not in c.get("/api/codes").headers

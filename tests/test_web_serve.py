@@ -154,3 +154,150 @@ def test_a_request_line_in_absolute_form_is_read_as_its_path(tmp_path):
                 assert json.loads(body)["id"] == "24"
     finally:
         serving.stop(proc)
+
+
+# --- many tables at once: rulings in worker processes (web/workers.py) ---------------------------
+
+HEAVY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "unknowns-too-many.yaml")
+CASE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cases", "whist",
+                    "american-1893", "24-suit-call-only-by-the-adversary-on-the-right.yaml")
+
+
+def _fetch(url: str, data: bytes | None = None, headers: dict | None = None):
+    """(status, headers, body, seconds) of one request, an error status included."""
+    import time
+    import urllib.error
+    import urllib.request
+    t = time.monotonic()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers or {}), timeout=60) as r:
+            return r.status, r.headers, r.read(), time.monotonic() - t
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read(), time.monotonic() - t
+
+
+@pytest.fixture(scope="module")
+def workers_server(tmp_path_factory):
+    """`serve --workers 2`, at most 16 connections, a ruling's time limit 3 s."""
+    from tests import serving
+    proc, base, _ = serving.start({"ADJUDICATOR_DATA_DIR": str(tmp_path_factory.mktemp("pool")),
+                                   "ADJUDICATOR_CONNECTIONS": "16", "ADJUDICATOR_TIME_LIMIT": "3"},
+                                  args=("--workers", "2"))
+    yield base
+    serving.stop(proc)
+
+
+def test_a_heavy_ruling_holds_one_worker_and_lookups_and_rulings_do_not_wait(workers_server):
+    """Twelve facts not known, weighed for seconds: under one lock every lookup and ruling waited
+    for it (9-10 s). Now it holds one worker: a law, the codes and a search answer as if it were
+    not there, and an ordinary ruling is made by the other worker."""
+    import json
+    import threading
+    base = workers_server
+    heavy_bytes = open(HEAVY, "rb").read()
+    lookups = ("/api/law/whist/24", "/api/codes", "/api/search?q=revoke", "/law/whist/24")
+    for url in lookups:         # (a law's first lookup reads the cases; the first search, the index)
+        assert _fetch(base + url)[0] == 200
+    assert _fetch(base + "/api/adjudicate", open(CASE, "rb").read())[0] == 200     # (a worker warm)
+    heavy = threading.Thread(target=_fetch, args=(base + "/api/adjudicate", heavy_bytes), daemon=True)
+    heavy.start()
+    import time
+    time.sleep(0.5)
+    during = []
+    for url in lookups:
+        status, _, body, took = _fetch(base + url)
+        assert status == 200, (url, body[:200])
+        during.append(took)
+    status, _, body, ruled_in = _fetch(base + "/api/adjudicate", open(CASE, "rb").read())
+    assert status == 200 and json.loads(body)["rulings"]
+    # (it weighs until the time limit, 3 s: still weighing, it held one worker all along)
+    assert heavy.is_alive(), "the heavy ruling ended before the lookups were made: the test proves nothing"
+    assert max(during) < 1.0 and ruled_in < 2.0, (during, ruled_in)
+
+
+def test_idle_and_half_sent_connections_give_their_place_and_the_503_is_json(workers_server):
+    """530 half-open connections from one client had uvicorn answer 503, in plain text, to everyone
+    for up to 30 s. At the limit (16 here) the oldest connection that has sent no whole request is
+    answered 503 in JSON and closed, and a client that sends its request is served."""
+    import json
+    port = int(workers_server.rsplit(":", 1)[1])
+    half: list[socket.socket] = []
+    try:
+        for _ in range(24):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET /api/codes HTTP/1.1\r\nHost: x\r\n")      # and nothing more
+            half.append(s)
+        status, _, body, _ = _fetch(workers_server + "/api/codes")
+        assert status == 200 and json.loads(body)
+        half[0].settimeout(10)
+        head, _, body = _read_all(half[0]).partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503") and b"application/json" in head, head
+        err = json.loads(body)["error"]
+        assert "all its 16 connections in use" in err["message"] and err["hint"] and err["exit_code"] == 1
+    finally:
+        for s in half:
+            s.close()
+
+
+def test_a_body_over_the_limit_is_read_and_answered_413(workers_server):
+    """A body over the limit was answered and the connection closed while the client still sent:
+    curl and urllib saw a reset, never the 413. It is now read (up to 8 MB) and dropped first."""
+    import json
+    port = int(workers_server.rsplit(":", 1)[1])
+    size = 3_000_000
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(20)
+        s.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % size)
+        for _ in range(size // 100_000):
+            s.sendall(b"#" * 100_000)
+        head, _, body = _read_all(s).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), head
+    assert "an incident is at most" in json.loads(body)["error"]["message"]
+
+
+def test_a_worker_over_its_memory_budget_is_killed_and_replaced(tmp_path):
+    """A ruling past ADJUDICATOR_MEMORY_LIMIT: its worker is killed (503, the JSON error) and a new
+    one takes its place, so the next ruling is made."""
+    import json
+    from tests import serving
+    proc, base, _ = serving.start({"ADJUDICATOR_DATA_DIR": str(tmp_path), "ADJUDICATOR_MEMORY_LIMIT": "75"},
+                                  args=("--workers", "1"))
+    try:
+        status, headers, body, _ = _fetch(base + "/api/adjudicate", open(HEAVY, "rb").read())
+        assert status == 503 and headers["content-type"] == "application/json", body[:300]
+        err = json.loads(body)["error"]
+        assert err["message"] == ("no ruling within the server's budget: the ruling used more than 75 MB of "
+                                  "memory, and was stopped") and err["hint"]
+        for _ in range(2):
+            status, _, body, _ = _fetch(base + "/api/adjudicate", open(CASE, "rb").read())
+            assert status == 200 and json.loads(body)["rulings"], body[:300]
+    finally:
+        serving.stop(proc)
+
+
+def test_a_job_past_the_hard_deadline_has_its_worker_killed_and_replaced():
+    """A grounding cannot be interrupted inside a process: past the pool's deadline the worker is
+    killed (503) and replaced by a new process, which takes the next job."""
+    import asyncio
+    import time
+
+    from adjudicator.web import workers
+    from adjudicator.web.service import Refusal
+
+    async def go():
+        pool = workers.Pool(1, 0.5, 1024)
+        pool.start()
+        try:
+            first = await pool.run(os.getpid)
+            t = time.monotonic()
+            with pytest.raises(Refusal) as refused:
+                await pool.run(time.sleep, 30)
+            assert time.monotonic() - t < 5
+            assert refused.value.http_status == 503
+            assert "the ruling took more than 0.5 s" in refused.value.payload["error"]["message"]
+            second = await pool.run(os.getpid)
+            return first, second, pool.replaced
+        finally:
+            pool.stop()
+    first, second, replaced = asyncio.run(go())
+    assert first != second and replaced == 1

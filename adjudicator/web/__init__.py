@@ -19,6 +19,9 @@ REQUEST_SECONDS_VARIABLE = "ADJUDICATOR_REQUEST_SECONDS"
 # new one answered 503 (in JSON, as every error). So idle and half-open connections, however many,
 # never shut out a client that sends its request. ADJUDICATOR_CONNECTIONS changes it.
 CONNECTIONS = 512
+# Stopped (Ctrl-C, SIGTERM), the server answers the requests under way for this long, then stops
+# the rest and its workers.
+SHUTDOWN_SECONDS = 3
 CONNECTIONS_VARIABLE = "ADJUDICATOR_CONNECTIONS"
 
 
@@ -186,7 +189,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, echo=print, workers: int | 
     pool = pool_of.Pool(workers or pool_of.default_workers(), api.time_limit() * 1.5 + pool_of.GRACE,
                         pool_of.memory_mb())
     config = uvicorn.Config(create_app(pool), host=host, port=port, log_level="warning", http=_protocol(),
-                            limit_concurrency=None, timeout_keep_alive=5, server_header=False)
+                            limit_concurrency=None, timeout_keep_alive=5, server_header=False,
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     # (said from the address listened on, not the words given: `--host 0`, `0.0` or `::0` are every
