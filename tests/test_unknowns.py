@@ -344,23 +344,28 @@ def test_facts_that_decide_only_whether_the_account_can_be_are_said_so_not_that_
     assert (j["settled"], j["only_whether_possible"]) == (False, False)
 
 
-def test_the_search_stops_at_max_weighed_facts_and_the_ruling_says_so(monkeypatch):
-    """An account with more facts not known than the search weighs (unknowns.MAX_WEIGHED, made 1
-    here for a two-fact account): the ones not weighed are named in --json (`not_weighed`) and in a
-    sentence a player reads, never listed among the facts that do not change the ruling; under the
-    bound the same account names none."""
-    path = os.path.join(ROOT, "tests", "fixtures", "unknowns", "quitted-maybe.yaml")
-    whole = json.loads(CliRunner().invoke(main, ["adjudicate", path, "--json"]).stdout)
+def test_the_search_stops_weighing_at_max_weighed_facts_and_the_ruling_says_so(monkeypatch, tmp_path):
+    """More facts not known than the search weighs (unknowns.MAX_WEIGHED, made 1 here for a
+    three-fact account): the others are taken as written, unweighed, so the ruling is the same
+    whole ruling, and says so: `not_weighed` in --json and a last sentence a player reads."""
+    f = tmp_path / "three.yaml"
+    with open(os.path.join(ROOT, "tests", "fixtures", "unknowns-too-many.yaml"), encoding="utf-8") as fh:
+        head = "".join(fh.readlines()[:20])           # (its hand, up to `unknown:`)
+    assert head.rstrip().endswith("turn-and-quit: {}")
+    f.write_text(head + "unknown:\n  - {event: 2, field: holding}\n  - {event: 7, field: holding}\n"
+                 "  - {event: 8, field: holding}\n", encoding="utf-8")
+    whole = json.loads(CliRunner().invoke(main, ["adjudicate", str(f), "--json"]).stdout)
     assert "not_weighed" not in whole and not any("not_weighed" in u for u in whole["unknowns"])
-    assert not any(s.startswith("The search stopped") for s in whole["summary"])
+    assert not any(s.startswith("The search weighed") for s in whole["summary"])
     monkeypatch.setattr(unknowns, "MAX_WEIGHED", 1)
-    r = CliRunner().invoke(main, ["adjudicate", path, "--json"])
-    bounded = json.loads(r.stdout)
-    assert len(bounded["not_weighed"]) == 1 and bounded["settled"] is False
-    left = next(u for u in bounded["unknowns"] if u["id"] == bounded["not_weighed"][0])
-    assert left["not_weighed"] is True
-    said = bounded["summary"][-1]
-    assert said.startswith("The search stopped at 1 of the 2 facts not known") and left["question"] in said
-    text = CliRunner().invoke(main, ["adjudicate", path]).stdout
-    assert "The search stopped at 1 of the 2 facts" in " ".join(text.split())
-    assert "these do not change it" not in text or left["question"] not in text.split("these do not change it")[1]
+    bounded = json.loads(CliRunner().invoke(main, ["adjudicate", str(f), "--json"]).stdout)
+    assert bounded["not_weighed"] == ["u2", "u3"]
+    assert [u.get("not_weighed", False) for u in bounded["unknowns"]] == [False, True, True]
+    said = bounded["summary"].pop()
+    assert said.startswith("The search weighed 1 of the 3 facts not known (those that decide most) and "
+                           "stopped there: the other 2 were taken as written")
+    assert all(u["question"] in said for u in bounded["unknowns"][1:])
+    for key in ("rulings", "findings", "conditional", "summary", "settled"):    # the same whole ruling
+        assert bounded[key] == whole[key], key
+    text = " ".join(CliRunner().invoke(main, ["adjudicate", str(f)]).stdout.split())
+    assert "The search weighed 1 of the 3 facts not known" in text

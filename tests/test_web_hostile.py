@@ -517,18 +517,21 @@ def _answered(client) -> int:
 
 
 @pytest.fixture(scope="module")
-def question(client):
-    """A question of the bank, and the visitor's cookie set."""
+def visitor(client):
+    """A visitor of its own (its cookie given by the page) and a question of the bank."""
     from adjudicator.study import quiz
-    from adjudicator.web import service
-    client.cookies.set(service.COOKIE, service.new_device())
-    return quiz.draw(1, seed=-5)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        own = TestClient(create_app(), raise_server_exceptions=False)
+    assert own.get("/quiz/stats").status_code == 200
+    return own, quiz.draw(1, seed=-5)[0]
 
 
 @pytest.mark.parametrize("headers", CROSS)
-def test_an_answer_sent_from_another_site_is_refused_and_not_recorded(client, question, headers):
+def test_an_answer_sent_from_another_site_is_refused_and_not_recorded(visitor, headers):
     """A POST to the quiz from another site was recorded as the visitor's answer (no origin or
     token check). Refused 403, nothing written; the page's own form is taken (below)."""
+    client, question = visitor
     before = _answered(client)
     r = client.post("/quiz", data={"qid": quiz_token(question.qid), "answer": "a"}, headers=headers)
     assert r.status_code == 403 and "sent from another site" in r.text, r.text[:300]
@@ -542,7 +545,8 @@ def test_an_answer_sent_from_another_site_is_refused_and_not_recorded(client, qu
 
 
 @pytest.mark.parametrize("headers", SAME)
-def test_an_answer_from_the_page_itself_is_taken(client, question, headers):
+def test_an_answer_from_the_page_itself_is_taken(visitor, headers):
+    client, question = visitor
     before = _answered(client)
     r = client.post("/quiz", data={"qid": quiz_token(question.qid), "answer": question.answer[0]}, headers=headers)
     assert r.status_code == 200 and "<title>Quiz: the answer" in r.text, r.text[:300]

@@ -52,12 +52,13 @@ MAX_UNKNOWNS = 12
 MAX_ALTERNATIVES = 13
 MAX_SOLVES = 4000        # solves (each cautious or brave, under assumptions) for one ruling
 MAX_APART = 8            # the most groundings of orders apart (more: the later orders a choice)
-# The most facts not known the decision tree weighs (and branches on). Weighing a fact costs two
-# solves for each of its alternatives at every node of the tree, and an account of ninety events
-# with twelve unknowns spent ten seconds weighing them all: past this many, the ones weighed are
-# those that decide most at the root (then the first written), the others are not weighed, and
-# the ruling says so (`not_weighed`; the verdict's last sentence). A branch still open once every
-# weighed fact is fixed gives what holds there whatever the others were.
+# The most facts not known the decision tree weighs. Weighing a fact costs two solves for each of
+# its alternatives at every node of the tree, and an account of ninety events with twelve unknowns
+# spent ten seconds weighing them all: past this many, the ones weighed are those that decide most
+# at the root (then the first written); a branch still open once they are fixed goes on with the
+# others in the order written, unweighed (one solve a node), so the ruling stays whole but may ask
+# about them in a longer order than needed. The ruling says so (`not_weighed`; the verdict's last
+# sentence).
 MAX_WEIGHED = 6
 SUIT_ONE = {"spades": "a spade", "hearts": "a heart", "diamonds": "a diamond", "clubs": "a club"}
 _ALT = "adjudicator_unknown"     # the name of the choice atoms; not shown, read by no law rule
@@ -570,8 +571,7 @@ def decide(space: Space, assumed: dict | None = None, remaining: list[int] | Non
         node.impossible = ["these facts together admit no account of the hand"]
         return node
     cautious, brave = cons
-    stopped = remaining == [] and len(assumed) < len(space.unknowns)     # (every weighed fact fixed)
-    if cautious == brave or stopped:
+    if cautious == brave:
         try:
             node.result = space.result(cautious)
         except InconsistentIncident as e:
@@ -585,8 +585,10 @@ def decide(space: Space, assumed: dict | None = None, remaining: list[int] | Non
             remaining = sorted((first + [u for u in remaining if u not in first])[:MAX_WEIGHED])
             space.not_weighed = [u for u in range(len(space.unknowns)) if u not in remaining and u not in assumed]
     relevant = space.split(assumed, remaining)
-    # When no single fact decides anything by itself, the facts decide together: take the first.
-    ui = relevant[0][0] if relevant else remaining[0] if remaining else None
+    # When no single fact decides anything by itself, the facts decide together: take the first;
+    # every weighed fact fixed, the first not weighed.
+    ui = relevant[0][0] if relevant else remaining[0] if remaining else \
+        next((u for u in space.not_weighed if u not in assumed), None)
     if ui is None:     # pragma: no cover - every unknown fixed and still open: a fault in the rules
         raise InternalError("the rules give more than one answer for this incident")
     node.unknown = ui
@@ -665,7 +667,7 @@ def conditional(inc: Incident, space: Space | None = None) -> dict:
             entry["findings"] = n.result["findings"]
         out["conditional"].append(entry)
     out["depends_on"] = _tree_json(space, tree)
-    out["settled"] = tree.unknown is None and not space.not_weighed
+    out["settled"] = tree.unknown is None
     if space.not_weighed:
         for ui in space.not_weighed:
             out["unknowns"][ui]["not_weighed"] = True
@@ -699,7 +701,7 @@ def _body(result: dict, players: dict[str, str]) -> str:
 def summary(result: dict, players: dict[str, str]) -> list[str]:
     """The verdict of a conditional ruling: what the ruling turns on, what each answer gives, and
     what holds whatever the facts were (render.summary says each); last, where the search stopped
-    at MAX_WEIGHED facts, the ones it did not weigh."""
+    weighing at MAX_WEIGHED facts, the ones it did not weigh."""
     said = _summary(result, players)
     return said + [bound_sentence(result)] if result.get("not_weighed") else said
 
@@ -740,13 +742,13 @@ def _summary(result: dict, players: dict[str, str]) -> list[str]:
 
 
 def bound_sentence(result: dict) -> str:
-    """What a conditional ruling says when its search stopped at MAX_WEIGHED facts not known."""
+    """What a conditional ruling says when its search stopped weighing at MAX_WEIGHED facts."""
     left = [u for u in result["unknowns"] if u.get("not_weighed")]
     n = len(left)
-    return (f"The search stopped at {MAX_WEIGHED} of the {len(result['unknowns'])} facts not known: "
-            f"{'this one was' if n == 1 else f'these {n} were'} not weighed, and what is said above holds "
-            f"whatever {'it was' if n == 1 else 'they were'}, though the ruling may turn on "
-            f"{'it' if n == 1 else 'them'} too: " + " ".join(u["question"] for u in left))
+    return (f"The search weighed {MAX_WEIGHED} of the {len(result['unknowns'])} facts not known (those that "
+            f"decide most) and stopped there: {'the other was' if n == 1 else f'the other {n} were'} taken as "
+            "written, without weighing which decides first, so the ruling is whole but may ask about "
+            f"{'it' if n == 1 else 'them'} in a longer order than needed: " + " ".join(u["question"] for u in left))
 
 
 def text(result: dict, players: dict[str, str], verdict: bool = True) -> str:
@@ -767,7 +769,7 @@ def text(result: dict, players: dict[str, str], verdict: bool = True) -> str:
             tag = render.laws_tag(laws)
             lines += render._wrap(f"{tag[0].upper()}{tag[1:]} turn{'s' if len(laws) == 1 else ''} on "
                                   f"{'it' if len(unknown_rel) == 1 else 'them'}.", "", "  ")
-    idle = [u for u in result["unknowns"] if not u["relevant"] and not u.get("not_weighed")]
+    idle = [u for u in result["unknowns"] if not u["relevant"]]
     if idle and not result["settled"]:
         lines += render._wrap("Whatever the answer, these do not change it: "
                               + "; ".join(u["question"] for u in idle), "", "  ")
