@@ -579,8 +579,9 @@ def paint_quiz(text: str) -> str:
     m = re.match(r"(Question \d+ of \d+)", text)
     if m:
         return style(m.group(1), "heading") + text[m.end():]
-    if text == "Right.":
-        return style(text, "pass")
-    if text.startswith("Wrong.") and "\n" not in text:
-        return style(text, "fail")
+    first, nl, rest = text.partition("\n")         # the feedback: its first line says right or wrong
+    if first.startswith("Right"):
+        return style(first, "pass") + nl + rest
+    if first.startswith("Wrong."):
+        return style(first, "fail") + nl + rest
     return text

@@ -201,7 +201,7 @@ def test_the_quiz_at_a_terminal_marks_a_right_and_a_wrong_answer(tmp_path):
     child.expect_exact(click.style("Question 1 of 2", bold=True))
     child.expect_exact("> ")
     child.sendline(_right_and_wrong(qs[0])[0])
-    child.expect_exact(click.style("Right.", fg="green"))
+    child.expect_exact(click.style(f"Right: {qs[0].answer_text}.", fg="green"))
     child.expect_exact("How well did you know it?")         # (at a terminal a right answer is graded)
     child.expect_exact("> ")
     child.sendline("")

@@ -86,7 +86,7 @@ def test_the_installed_wheel_has_its_quiz_its_cases_and_its_api_outside_the_chec
     # the quiz: a question drawn, answered, graded and recorded; its progress shown
     quiz = _run([exe, "quiz", "-n", "1", "--seed", "3"], elsewhere, env, stdin="a\n")
     assert quiz.returncode == 0, quiz.stdout + quiz.stderr
-    assert "Question 1 of 1" in quiz.stdout and ("Right." in quiz.stdout or "Wrong." in quiz.stdout), quiz.stdout
+    assert "Question 1 of 1" in quiz.stdout and ("Right: " in quiz.stdout or "Wrong. The answer: " in quiz.stdout), quiz.stdout
     assert "no case files" not in quiz.stdout + quiz.stderr
     stats = _run([exe, "quiz", "stats"], elsewhere, env)
     assert stats.returncode == 0 and "1 answer" in stats.stdout, stats.stdout + stats.stderr

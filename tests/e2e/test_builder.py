@@ -102,7 +102,7 @@ def test_a_whist_lead_out_of_turn_at_trick_5_with_hearts_trumps_on_a_phone(phone
     shown = p.eval_on_selector_all("section.ruling-all > ol.rulings > li.ruling, section.conditional ol.rulings > li.ruling",
                                    "els => els.map(e => e.dataset.remedy)")
     assert shown == [r["remedy"] for r in expected["rulings"]]
-    assert "Brown (E) led out of turn to trick 5: it was Ames (N)'s lead (24)" in p.inner_text("main")
+    assert "Brown (E) led out of turn to trick 5: it was Ames (N)'s lead (law 24)" in p.inner_text("main")
     calls = [r for r in expected["rulings"] if r["remedy"] == "call-suit"]
     assert calls and {s for r in calls for s in r["may_exact"]} == {"N", "S"} and all(r["laws"] == ["24"] for r in calls)
     # the share link: the same ruling, from the address alone
