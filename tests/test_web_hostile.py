@@ -508,6 +508,7 @@ CROSS = [{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"},
          {"Origin": "https://evil.example"},           # (a browser without Sec-Fetch-*)
          {"Origin": "null"}]                            # (a sandboxed frame, a data: page)
 SAME = [{"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"}, {"Origin": "http://testserver"},
+        {"Sec-Fetch-Site": "same-origin", "Origin": "null"},      # (Chromium's, under Referrer-Policy no-referrer)
         {"Sec-Fetch-Site": "none"}, {}]                 # (typed in; a program, which says neither)
 
 

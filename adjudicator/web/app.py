@@ -805,7 +805,8 @@ class Guard:
         (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; "
                                      b"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"),
         (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"no-referrer"),
+        # (the page's own forms then carry its Origin: with no-referrer, browsers send `null`)
+        (b"referrer-policy", b"same-origin"),
         (b"x-frame-options", b"DENY"),
     ]
 
@@ -871,8 +872,8 @@ class Guard:
     def _cross_site(scope, headers) -> tuple[str, str] | None:
         """Why a request that changes something (the quiz's answer and grade, the name studied
         under, and every form) is refused as sent from another site, or None. A browser says where
-        a request comes from: `Sec-Fetch-Site` (every current browser), else `Origin` (sent with
-        every POST); the request is taken when it comes from this page itself (same-origin, or
+        a request comes from: `Sec-Fetch-Site` (every current browser; no page can set it), else
+        `Origin` (sent with every POST); the request is taken when it comes from this page itself (same-origin, or
         `none`: typed or bookmarked), or says neither (a program: curl, a script, which no other
         site can make a visitor's browser be). A site on another port or a neighbouring name
         (same-site) is another site. The host compared is the one the request was sent to (its
@@ -883,8 +884,10 @@ class Guard:
         origin = headers.get(b"origin")
         said = ("this request was sent from another site, and is refused (it would change something "
                 "here: an answer recorded, a form sent)")
-        if site is not None and site.strip().lower() not in (b"same-origin", b"none"):
-            return said, "use the forms of this server's own pages"
+        if site is not None:        # (a header no page can set: it decides, Origin aside, which
+            if site.strip().lower() not in (b"same-origin", b"none"):     # Chromium sends as `null`)
+                return said, "use the forms of this server's own pages"
+            return None
         if origin is not None:
             from urllib.parse import urlsplit
             try:

@@ -94,3 +94,23 @@ def test_a_quiz_answer_sent_again_is_counted_once(phone, server):
     assert "not counted twice" in p.inner_text("main")
     p.goto(p.base + "/quiz/stats")
     assert "1 question seen" in p.inner_text("main")         # this phone's progress: one answer
+
+
+def test_a_quiz_answer_posted_by_another_sites_page_is_refused_and_the_pages_own_is_taken(phone):
+    """A form on another site's page that posts to the quiz was recorded as the visitor's answer.
+    Chromium says where the request comes from (Sec-Fetch-Site, Origin): from another page it is
+    refused 403; the quiz's own form is taken."""
+    p = phone
+    p.goto(p.base + "/quiz?seed=7")
+    qid = p.get_attribute("input[name=qid]", "value")
+    from urllib.parse import quote
+    p.goto("data:text/html," + quote(f"<form method=post action='{p.base}/quiz'><input name=qid value='{qid}'>"
+                                      "<input name=answer value=a><button>Go</button></form>"))
+    with p.expect_navigation():
+        p.click("button")
+    assert "sent from another site" in p.inner_text("main")
+    p.goto(p.base + "/quiz?seed=7")
+    p.locator("form.question input[name=answer]").first.check()
+    with p.expect_navigation():
+        p.click("form.question button:has-text('Answer')")
+    assert "sent from another site" not in p.inner_text("main") and "Quiz: the answer" in p.title()
