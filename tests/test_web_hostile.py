@@ -581,3 +581,23 @@ def test_the_style_sheet_is_cached_under_its_version():
     assert r.headers["cache-control"] == "public, max-age=86400"
     assert c.get("/static/style.css", headers={"Range": "bytes=0-9"}).headers["cache-control"] == "public, max-age=86400"
     assert "cache-control" not in c.get("/api/codes").headers
+
+
+@pytest.mark.parametrize("send", [_multipart, _urlencoded])
+def test_the_incident_shown_again_after_a_latin1_byte_is_not_ruled_with_its_replacement(client, send):
+    """A Latin-1 byte refused came back as U+FFFD in the "correct it here" box; sent back as it was,
+    it was ruled with a player `Jos\ufffd`. The box marks the place, and U+FFFD sent from a form is
+    refused at its line and column until the letter meant is written."""
+    body, headers = send(b"incident", LATIN1.encode("latin-1"))
+    r = client.post("/rule", content=body, headers=headers)
+    box = re.search(r'<textarea[^>]*name="incident"[^>]*>(.*?)</textarea>', r.text, re.S)
+    assert r.status_code == 400 and box, r.text[:300]
+    again = html.unescape(box.group(1))
+    assert "Jos\ufffd" in again
+    for path in ("/rule", "/compare", "/ask", "/download"):
+        r = client.post(path, files=form(again))
+        assert r.status_code == 400, (path, r.text[:300])
+        assert ("Line 2, column 17: \ufffd stands here for a byte that was not UTF-8 text" in html.unescape(r.text)), path
+        assert "Jos\ufffd (N)" not in r.text
+    r = client.post("/rule", files=form(again.replace("Jos\ufffd", "Jos\xe9")))
+    assert r.status_code == 200 and "Jos\xe9" in r.text

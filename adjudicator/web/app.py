@@ -234,9 +234,31 @@ async def home(request: Request):
 
 async def _read_form(request: Request, action: str):
     try:
-        return await _form_incident(request), None
+        data, fields = await _form_incident(request)
     except Refusal as r:
         return (b"", {}), refused_page(r, "", action=action, title="Not read")
+    replaced = _replacement(data)
+    if replaced is not None:
+        return (b"", {}), refused_page(replaced, _text(data), action=action, title="Not read")
+    return (data, fields), None
+
+
+REPLACEMENT = "\ufffd".encode("utf-8")
+
+
+def _replacement(data: bytes) -> Refusal | None:
+    """An incident sent from a page's form holding U+FFFD, the character the page puts, in the
+    incident shown again to be corrected, where a byte that was not UTF-8 text was (a form sent in
+    Latin-1): refused at its line and column, never ruled as a player `Jos\ufffd` when the box is
+    sent back uncorrected. (The API reads what it is sent, as the command reads a file.)"""
+    at = data.find(REPLACEMENT)
+    if at < 0:
+        return None
+    line = data.count(b"\n", 0, at) + 1
+    column = len(data[data.rfind(b"\n", 0, at) + 1:at].decode("utf-8", "replace")) + 1
+    return Refusal(2, {"error": {"message": "\ufffd stands here for a byte that was not UTF-8 text",
+                                 "exit_code": 2, "file": service.STDIN, "line": line, "column": column,
+                                 "hint": "write the letter that was meant (José, not Jos\ufffd) and send it again"}})
 
 
 async def rule(request: Request):
