@@ -301,3 +301,20 @@ def test_a_job_past_the_hard_deadline_has_its_worker_killed_and_replaced():
             pool.stop()
     first, second, replaced = asyncio.run(go())
     assert first != second and replaced == 1
+
+
+@pytest.mark.parametrize("variable, value, says, hint", [
+    ("ADJUDICATOR_MEMORY_LIMIT", "lots", "ADJUDICATOR_MEMORY_LIMIT is 'lots', which is not a number of megabytes",
+     "a whole number of megabytes from 32 to 1000000"),
+    ("ADJUDICATOR_MEMORY_LIMIT", "8", "ADJUDICATOR_MEMORY_LIMIT is '8', which is not a number of megabytes",
+     "a whole number of megabytes from 32 to 1000000"),
+    ("ADJUDICATOR_CONNECTIONS", "0", "ADJUDICATOR_CONNECTIONS is '0', which is not a number of connections",
+     "a whole number from 2 to 100000"),
+])
+def test_the_workers_and_connections_settings_are_refused_before_the_server_listens(variable, value, says, hint):
+    r = subprocess.run([EXE, "serve", "--port", "1"], capture_output=True, text=True, timeout=30,
+                       env={**os.environ, variable: value})
+    assert r.returncode == 2 and r.stderr.startswith(f"adjudicator: {says}"), r.stderr
+    assert hint in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([EXE, "serve", "--workers", "0"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2 and "--workers" in r.stderr and "Traceback" not in r.stderr
