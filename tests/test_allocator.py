@@ -46,7 +46,7 @@ def test_the_server_sets_the_collector_for_a_long_run_and_a_command_run_in_a_tes
 
     from adjudicator import cli, web
     was = gc.get_threshold()
-    monkeypatch.setattr(web, "serve", lambda host, port, echo: None)
+    monkeypatch.setattr(web, "serve", lambda host, port, echo, workers=None: None)
     try:
         gc.set_threshold(700, 10, 10)
         assert CliRunner().invoke(cli.main, ["serve"]).exit_code == 0
