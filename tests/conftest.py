@@ -80,6 +80,18 @@ def _solve(path: str) -> Solved:
 
 
 @functools.cache
+def case_code(path: str) -> tuple[str, bool]:
+    """A case's code (its own, else its game's default) and whether it expects a refusal: read once
+    per process, with libyaml (the coverage tests ask it of every case for each code they check)."""
+    import yaml
+    from adjudicator.core import registry
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.load(fh, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    code = data.get("code") or registry.default_code(data.get("game", "whist"))
+    return code, bool((data.get("expected") or {}).get("error"))
+
+
+@functools.cache
 def solved(path: str) -> Solved:
     """The case at `path`, solved once per run (with the rule files its events trigger)."""
     folder = os.environ.get(SHARED)

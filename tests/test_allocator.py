@@ -144,7 +144,7 @@ def test_rulings_made_with_a_faster_allocator_are_the_same(allocates):
     import json
     import subprocess
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    paths = sorted(glob.glob(os.path.join(root, "cases", "**", "*.yaml"), recursive=True))[::40]
+    paths = sorted(glob.glob(os.path.join(root, "cases", "**", "*.yaml"), recursive=True))[::80]
     outs = {}
     for how in (allocates, "system"):     # (whichever this test's own process allocates with)
         env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}

@@ -9,7 +9,7 @@ import yaml
 from adjudicator.lookup import laws
 from adjudicator.core import registry
 
-from .conftest import CASES, solved
+from .conftest import CASES, case_code, solved
 
 CODE = "american-1893"
 
@@ -41,12 +41,11 @@ def _exercised_by_cases(code):
     """The laws the code's cases make the engine cite, in a ruling or a finding."""
     out = set()
     for path in CASES:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-        if (data.get("code") or registry.default_code(data.get("game", "whist"))) != code:
+        its_code, refused = case_code(str(path))
+        if its_code != code:
             continue
         s = solved(str(path))       # each case solved once per run (tests/conftest.py)
-        if (data.get("expected") or {}).get("error"):
+        if refused:
             # an account refused as impossible exercises the law it cites (e.g. English 14)
             out |= set(s.refusal_strings)
             continue

@@ -126,16 +126,10 @@ FINDING_ONLY: dict[tuple[str, str], str] = {}
 
 
 def _ruled_by_cases(code):
-    import yaml
-    from adjudicator.core import registry
-    from .conftest import CASES, solved
+    from .conftest import CASES, case_code, solved
     out = set()
     for path in CASES:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-        if (data.get("code") or registry.default_code(data.get("game", "whist"))) != code:
-            continue
-        if (data.get("expected") or {}).get("error"):
+        if case_code(str(path)) != (code, False):
             continue
         for r in solved(str(path)).result["rulings"]:
             out |= set(r["laws"])

@@ -75,7 +75,19 @@ def code_part(line: str) -> str:
 
 def code_lines(path: str) -> list[str]:
     """The file's lines, comments left out (line n of the file is item n-1)."""
-    return [code_part(line) for line in text(path).splitlines()]
+    return list(_code_lines(path))
+
+
+@functools.cache
+def _code_lines(path: str) -> tuple[str, ...]:
+    return tuple(code_part(line) for line in text(path).splitlines())
+
+
+@functools.cache
+def line_strings(path: str) -> tuple[tuple[str, ...], ...]:
+    """The string constants on each line of the file, comments left out (line n is item n-1): read
+    once, for `law`'s list of the rule files citing a law (laws.encoded_in)."""
+    return tuple(tuple(_STRING.findall(line)) for line in _code_lines(path))
 
 
 def strings(line: str) -> list[str]:

@@ -465,8 +465,8 @@ def encoded_in(code: str, ident: str) -> list[dict]:
     out, names = [], []
     for path in files:
         lines, cites = [], set()
-        for n, line in enumerate(texts[path], 1):
-            hit = {s for s in rulefiles.strings(line) if _contains(s, ident) or _contains(ident, s)}
+        for n, (line, written) in enumerate(zip(texts[path], rulefiles.line_strings(path)), 1):
+            hit = {s for s in written if _contains(s, ident) or _contains(ident, s)}
             if hit:
                 lines.append(n)
                 cites |= hit
