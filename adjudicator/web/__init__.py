@@ -131,15 +131,27 @@ def _protocol():
                     return
             self._arm()
 
+        _refused = False
+
         def _refuse(self, said: bytes) -> None:
+            """Answer `said` and end the connection. Its sending side is shut first and what the
+            client still sends is read and dropped until it closes (or for 2 s): closed with bytes
+            unread, the connection is reset, and a client that had not yet read the answer lost it."""
             self._disarm()
-            if self.transport.is_closing():
+            if self.transport.is_closing() or self._refused:
                 return
+            self._refused = True
             if self.cycle is None or self.cycle.response_complete or not self.cycle.response_started:
                 self.transport.write(said)
-            self.transport.close()
+            if self.transport.can_write_eof():
+                self.transport.write_eof()
+                self.loop.call_later(2.0, self.transport.close)
+            else:                                           # pragma: no cover - TLS
+                self.transport.close()
 
         def data_received(self, data: bytes) -> None:
+            if self._refused:               # (answered and ending: read and dropped)
+                return
             super().data_received(data)
             if self.conn.their_state is h11.DONE:       # the request has arrived whole: it is answered
                 self._disarm()                           # in its own time (a ruling's time limit)
