@@ -14,7 +14,9 @@ import glob
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -77,6 +79,25 @@ def _solve(path: str) -> Solved:
         return Solved(problems=list(e.problems), refusal_strings=strings)
     except AdjudicatorError as e:
         return Solved(error=str(e), refusal_strings=strings)
+
+
+def made_once(name: str, make, tmp_path_factory) -> Path:
+    """A folder `make(folder)` fills, made once for the run and shared by the -n workers (the first
+    to ask makes it, under a lock; the others wait and read it); without workers, made here."""
+    import fcntl
+    shared = os.environ.get(SHARED)
+    if not shared:
+        folder = tmp_path_factory.mktemp(name) / name
+        make(folder)
+        return folder
+    folder = Path(shared) / name
+    with open(f"{folder}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (Path(shared) / f"{name}.done").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            make(folder)
+            (Path(shared) / f"{name}.done").touch()
+    return folder
 
 
 @functools.cache

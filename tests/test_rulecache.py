@@ -14,7 +14,7 @@ from clingo import ast
 from adjudicator.core import cache, engine, incident, registry, rulecache, ruling
 from adjudicator.errors import AdjudicatorError
 
-from .conftest import CASES, ROOT
+from .conftest import CASES, ROOT, made_once
 from .test_engine import _triggered
 
 CODES = [c["code"] for c in registry.all_codes() if c.get("rules")]
@@ -67,7 +67,7 @@ def test_a_one_shot_ruling_from_the_kept_rules_is_the_whole_programs(fresh, code
     file) and a later command's (which reads it and gives clingo only the selected rules' texts)
     are each the ruling of the run's shared solve, which tests/test_engine.py checks is the whole
     program's."""
-    sample = BY_CODE[code][::9]
+    sample = BY_CODE[code][::25]     # (each a new command's first reading of the kept file: ~0.5 s)
     for n, path in enumerate(sample):
         inc = incident.load(path)
         expected = _triggered(path, inc)
@@ -439,16 +439,18 @@ def shipped(tmp_path_factory, monkeypatch):
     code's rules)."""
     global _SHIPPED_ONCE
     if _SHIPPED_ONCE is None:
-        folder = tmp_path_factory.mktemp("package") / "kept"
-        r = subprocess.run([sys.executable, "-m", "adjudicator.core.keep", str(folder)], capture_output=True,
-                           text=True, cwd=ROOT, timeout=600)
-        assert r.returncode == 0, r.stderr
-        _SHIPPED_ONCE = folder
+        _SHIPPED_ONCE = made_once("shipped-kept", _ship, tmp_path_factory)
     monkeypatch.setattr(rulecache, "SHIPPED", str(_SHIPPED_ONCE))
     return _SHIPPED_ONCE
 
 
 _SHIPPED_ONCE = None
+
+
+def _ship(folder) -> None:
+    r = subprocess.run([sys.executable, "-m", "adjudicator.core.keep", str(folder)], capture_output=True,
+                       text=True, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, r.stderr
 
 
 def test_the_wheel_ships_every_codes_rules(shipped):

@@ -125,9 +125,18 @@ class Part:
 
     @functools.cached_property
     def rules(self) -> list:
-        """Its rules as the rule selection reads them (adjudicator/core/relevance.py), in order."""
+        """Its rules as the rule selection reads them (adjudicator/core/relevance.py), in order: worked
+        out once a process for a file that several codes read (the whist family's), as its text is."""
         from adjudicator.core import relevance
-        return [relevance.summarize(st) for st in self.statements]
+        got = _SUMMARIES.get(self.path)
+        if got is None:
+            got = _SUMMARIES[self.path] = [relevance.summarize(st) for st in self.statements]
+        return got
+
+
+# A rule file's summaries (Part.rules) by its path, for every code reading it (they do not change
+# them: relevance.Selector reads them); emptied with the parsed statements (_release).
+_SUMMARIES: dict[str, list] = {}
 
 
 class Program:
@@ -316,6 +325,7 @@ def _release() -> None:
         for part in _PROGRAMS[code].parts:
             part.release()
     _PROGRAMS.clear()
+    _SUMMARIES.clear()
     program.cache_clear()
 
 
