@@ -273,7 +273,10 @@ def presented(result: dict, players: dict[str, str]) -> dict:
             "against": None if none else r["against"],
             "in_favour_of": None if none else (favour or (["the pool"] if r["remedy"] in TO_THE_POOL else [])),
             "may_exact": None if none or r["status"] == "applies" else r["may_exact"],
-            "may_not": [{"seats": seats, "reason": reason, "laws": list(laws)} for (reason, laws), seats in groups.items()],
+            # (a no-penalty ruling's own sentence gives its reason: "May not: everyone -- " the same
+            # reason again says nothing new; a reason it does not give is said)
+            "may_not": [{"seats": seats, "reason": reason, "laws": list(laws)} for (reason, laws), seats in groups.items()
+                        if not (none and reason in r["text"])],
             "because": [] if only_fact else
             sorted({label_of[fid] for fid in r["because"] if fid in label_of}),
         })
