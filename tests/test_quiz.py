@@ -23,6 +23,8 @@ from adjudicator.cli import main
 from adjudicator.errors import AdjudicatorError
 from adjudicator.lookup import laws
 
+from .conftest import solved
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # the bank: every case whose facts are all known (one with `unknown:` facts has a conditional ruling)
 CASES = [p for p in sorted(glob.glob(os.path.join(ROOT, "cases", "**", "*.yaml"), recursive=True))
@@ -73,6 +75,25 @@ def _in_words(q) -> str:
 COMPARED = [p for p in CASES if "/whist/" in p][::12]
 
 
+def _shared_ruling(path: str) -> None:
+    """The quiz's key for a case is adjudicate's ruling (quiz.ruling_of): taken from the run's shared
+    solve of the case (tests/conftest.solved, the same dict: checked below on a sample) rather than
+    ruled again for each question test."""
+    inc = incident.load(path)
+    key = (os.path.abspath(path), inc.code)
+    if key not in quiz._RULINGS:
+        res = solved(path).result
+        quiz._RULINGS[key] = None if res is None else {**json.loads(json.dumps(res)), "_players": inc.players}
+
+
+def test_the_shared_ruling_is_the_one_the_quiz_makes():
+    for path in CASES[::40]:
+        quiz._RULINGS.pop((os.path.abspath(path), incident.load(path).code), None)
+        made = quiz.ruling_of(path)
+        res = solved(path).result
+        assert made == (None if res is None else {**res, "_players": incident.load(path).players}), path
+
+
 def _cited(result) -> set[str]:
     return ({l for r in result["rulings"] for l in r["laws"]} | {l for f in result["findings"] for l in f["laws"]}
             | {l for r in result["rulings"] for m in r["may_not_exact"] for l in m["laws"]})
@@ -86,6 +107,7 @@ def test_every_question_of_the_bank_is_an_examiners_and_is_graded_as_the_engine_
     a right someone exacts, the laws the ruling rests on, where a right stands. The `compare`
     questions need a second ruling: made and checked here for one whist case in twelve."""
     kinds = quiz.KINDS if path in COMPARED else tuple(k for k in quiz.KINDS if k != "compare")
+    _shared_ruling(path)
     qs = quiz.questions_for(path, kinds=kinds)
     result = quiz.ruling_of(path)
     if result is None:      # the engine refuses the incident: no question may be made of it
