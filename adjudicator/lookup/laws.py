@@ -536,37 +536,55 @@ def exercised_by(code: str, ident: str) -> list[dict] | None:
     folder = cases_dir()
     if folder is None:
         return None
-    import glob
     word = re.compile(rf"(?<![\w.]){re.escape(ident.split('.')[0])}(?![\w])")
     out = []
-    for path in sorted(glob.glob(os.path.join(folder, "**", "*.yaml"), recursive=True)):
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+    for path, text in _case_texts(folder):
         if not word.search(text):      # most files cannot cite it: skip parsing them
             continue
-        try:
-            data = yaml.load(text, Loader=_Loader)
-        except yaml.YAMLError:
+        read = _case_citations(path, text)
+        if read is None or read[0] != code:
             continue
-        if not isinstance(data, dict):
-            continue
-        game = data.get("game")
-        case_code = data.get("code") or (registry.default_code(game) if game in registry.games() else None)
-        if case_code != code:
-            continue
-        cites = set()
-        for r in (data.get("expected") or {}).get("rulings") or []:
-            cites |= {str(x) for x in r.get("laws") or []}
-            for m in r.get("may_not_exact") or []:
-                if isinstance(m, dict):
-                    cites |= {str(x) for x in m.get("laws") or []}
-        # a case names the laws it is about at the head of its file name ("74-...", "86-84-...")
-        cites |= set(_named_laws(os.path.basename(path)))
+        _, name, cites = read
         hit = sorted(c for c in cites if _contains(c, ident) or _contains(ident, c))
         if hit:
             out.append({"file": os.path.relpath(path, os.path.dirname(folder)).replace(os.sep, "/"),
-                        "name": data.get("name", ""), "citations": hit})
+                        "name": name, "citations": hit})
     return out
+
+
+@functools.cache
+def _case_texts(folder: str) -> tuple[tuple[str, str], ...]:
+    """The case files of the folder and their texts, read once a process (a server or a test looks
+    up law after law; the bundled cases do not change under it)."""
+    import glob
+    out = []
+    for path in sorted(glob.glob(os.path.join(folder, "**", "*.yaml"), recursive=True)):
+        with open(path, encoding="utf-8") as fh:
+            out.append((path, fh.read()))
+    return tuple(out)
+
+
+@functools.cache
+def _case_citations(path: str, text: str) -> tuple[str | None, str, frozenset[str]] | None:
+    """A case file's code, name and the laws its expected rulings cite (with those its file name
+    begins with); None for a file that is not a case."""
+    try:
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    game = data.get("game")
+    case_code = data.get("code") or (registry.default_code(game) if game in registry.games() else None)
+    cites = set()
+    for r in (data.get("expected") or {}).get("rulings") or []:
+        cites |= {str(x) for x in r.get("laws") or []}
+        for m in r.get("may_not_exact") or []:
+            if isinstance(m, dict):
+                cites |= {str(x) for x in m.get("laws") or []}
+    # a case names the laws it is about at the head of its file name ("74-...", "86-84-...")
+    cites |= set(_named_laws(os.path.basename(path)))
+    return case_code, data.get("name", ""), frozenset(cites)
 
 
 def _entry(code: str, ident: str) -> dict:
