@@ -854,43 +854,35 @@ def _branch_step(d: Draft, s: irr.Branch) -> Step:
 # --------------------------------------------------------------------------------------------
 # Answers
 # --------------------------------------------------------------------------------------------
+def _one_choice(step: Step, d: Draft, form: dict, field: str, missing: str):
+    """The answer to a step of one question (the game, what went wrong, what happened), what was
+    typed kept on it; Refused with the problem, or `missing` when nothing was chosen."""
+    q = step.questions[0]
+    q.value = str(form.get(field, ""))
+    try:
+        v = _read(q, q.value, d)
+    except ValueError as e:
+        raise Refused(_refused(step, {field: str(e)})) from None
+    if v is None:
+        raise Refused(_refused(step, {field: missing}))
+    return v
+
+
 def answer(d: Draft, form: dict) -> Draft:
     """The draft after the answers to the step `next_step(d)` asks; Refused (the step again, with
     what was typed and the problems in words) when they cannot be taken."""
     form = answers_of(form)
     step = next_step(d)
     if step.kind == "game":
-        q = step.questions[0]
-        try:
-            v = _read(q, str(form.get("game", "")), d)
-        except ValueError as e:
-            raise Refused(_refused(step, {"game": str(e)})) from None
-        if v is None:
-            raise Refused(_refused(step, {"game": "choose the game"}))
-        return start(v)
+        return start(_one_choice(step, d, form, "game", "choose the game"))
     if step.kind == "wrong":
-        q = step.questions[0]
-        q.value = str(form.get("wrong", ""))
-        try:
-            v = _read(q, q.value, d)
-        except ValueError as e:
-            raise Refused(_refused(step, {"wrong": str(e)})) from None
-        if v is None:
-            raise Refused(_refused(step, {"wrong": "choose what went wrong, or \u201csomething else\u201d"}))
         new = d.copy()
-        new.wrong, new.done = v, 0
+        new.wrong, new.done = _one_choice(step, d, form, "wrong",
+                                          "choose what went wrong, or \u201csomething else\u201d"), 0
         return new
     if step.kind == "other":
-        q = step.questions[0]
-        q.value = str(form.get("event", ""))
-        try:
-            v = _read(q, q.value, d)
-        except ValueError as e:
-            raise Refused(_refused(step, {"event": str(e)})) from None
-        if v is None:
-            raise Refused(_refused(step, {"event": "choose what happened"}))
         new = d.copy()
-        new.pending = v
+        new.pending = _one_choice(step, d, form, "event", "choose what happened")
         return new
     if step.kind == "table":
         return _answer_table(d, tuple(q.id if not q.id.startswith("hand_") else "hands" for q in step.questions), form)

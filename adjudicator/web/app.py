@@ -268,6 +268,12 @@ async def rule(request: Request):
     if not data.strip():
         return page("home.html", 400, title="Rule on an incident", incident="", examples=examples.NAMES,
                     message="Paste the incident (or choose its file) first.")
+    return await _ruling_page(data)
+
+
+async def _ruling_page(data: str):
+    """The ruling page on an incident's text (pasted, or carried by a share link), or the page of its
+    refusal."""
     try:
         found = await service.engine(service.ruling, data)
         result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
@@ -377,13 +383,7 @@ async def ruling_link(request: Request):
         err = e if isinstance(e, InputError) else InputError("this link does not carry an incident", "the ruling's link",
                                                              hint="ask for the link again from the ruling's page")
         return refused_page(service._refuse(err), "", action=None, title="Not read")
-    try:
-        found = await service.engine(service.ruling, data)
-        result, text = found.as_dict(), (await run_in_threadpool(found.text)).removesuffix("\n")
-    except Refusal as r:
-        return refused_page(r, _text(data))
-    return page("ruling.html", title="Ruling", result=result, players=found.players, terminal=text,
-                incident=_text(data), as_json=json.dumps(result, indent=2, ensure_ascii=False))
+    return await _ruling_page(data)
 
 
 def _share_url(incident_text: str) -> str:
