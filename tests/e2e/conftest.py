@@ -45,6 +45,17 @@ def browser():
         b.close()
 
 
+def phone_page(browser, server, viewport: dict):
+    """A page in a phone's browser (touch, the viewport given), pointed at the test server
+    (`page.base`); yields it and closes its context."""
+    context = browser.new_context(viewport=viewport, is_mobile=True, has_touch=True)
+    p = context.new_page()
+    p.set_default_timeout(20_000)
+    p.base = server["url"]
+    yield p
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def shots(request):
     """The screenshots' folder, emptied of an earlier run's."""

@@ -10,17 +10,14 @@ import sys
 
 import pytest
 
+from .conftest import phone_page
+
 PHONE = {"width": 320, "height": 640}
 
 
 @pytest.fixture
 def phone(browser, server):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    p = context.new_page()
-    p.set_default_timeout(20_000)
-    p.base = server["url"]
-    yield p
-    context.close()
+    yield from phone_page(browser, server, PHONE)
 
 
 def test_the_tables_form_refused_keeps_what_was_typed(phone):

@@ -15,18 +15,15 @@ import time
 
 import pytest
 
+from .conftest import phone_page
+
 PHONE = {"width": 390, "height": 844}
 TIMES: dict[str, float] = {}
 
 
 @pytest.fixture
 def phone(browser, server):
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    p = context.new_page()
-    p.set_default_timeout(20_000)
-    p.base = server["url"]
-    yield p
-    context.close()
+    yield from phone_page(browser, server, PHONE)
 
 
 def cli_json(*args: str, stdin: bytes | None = None):
