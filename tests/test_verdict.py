@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import os
 import re
 
 
@@ -167,4 +168,60 @@ def test_no_ruling_that_another_line_contradicts():
             if r["status"] == "done" and any(re.search(r"\bnot scored\b", f["text"]) and
                                              set(f["laws"]) & set(r["laws"]) for f in data["findings"]):
                 return f"{r['remedy']} done, and: not scored"
+    assert not _failures(check)
+
+
+# Conditions an account always settles, as the law states them in general: the ruling says instead
+# what the account shows (issue 42, item 2). The rules tell these rulings in the account's terms
+# (r_text/2, f_text/2); a template's `{while open: ...}` clause must never reach a reader.
+SETTLED = re.compile(r"if both sides revoke|after any revoke penalty|by the player whose turn it was|"
+                     r"the cards of any who followed|while open")
+
+
+def test_a_condition_the_account_settles_is_applied_not_restated():
+    def check(path, data, text):
+        found = [s for s in _prose(data) if SETTLED.search(s)]
+        found += [ln for ln in _body(text, path).split("\n") if SETTLED.search(ln)]
+        return found[:2]
+    assert not _failures(check)
+
+
+def _ruling_text(case: str, remedy: str) -> tuple[str, str]:
+    result = solved(os.path.join(CASES, case)).result
+    r = next(r for r in result["rulings"] if r["remedy"] == remedy)
+    return r["status"], r["text"]
+
+
+def test_the_time_to_act_is_said_while_the_right_is_open_and_not_once_it_was_taken():
+    """The boundary pair: a deal out of turn the adversaries may still stop (16: "before the trump card
+    is turned") and one they stopped in time; honours still to be called and honours called."""
+    pairs = [("whist/american-1893/16-a-deal-with-the-adversaries-pack-may-be-stopped-before-the-trump-card-is-turned.yaml",
+              "whist/american-1893/16-a-deal-out-of-turn-may-be-stopped-before-the-trump-card-is-turned.yaml",
+              "stop-deal", "before the trump card is turned"),
+             ("whist/english-1864/07-honours-held-and-not-yet-called-may-still-be-called.yaml",
+              "whist/english-1864/06-honours-claimed-before-the-trump-card-of-the-following-deal-is-turned-up-are-scored.yaml",
+              "honours", "if they call them at the end of the hand")]
+    for still_open, taken, remedy, clause in pairs:
+        status, text = _ruling_text(still_open, remedy)
+        assert status == "available" and clause in text, (still_open, text)
+        status, text = _ruling_text(taken, remedy)
+        assert status in ("exacted", "done") and clause not in text, (taken, text)
+
+
+def test_the_revoking_side_and_the_next_leader_are_named():
+    """What the account settles, applied: the side that cannot win the game; "neither" only when
+    both sides revoked (30); the player who leads the trick again after a false lead (24)."""
+    assert _ruling_text("whist/american-1893/01-30-31-a-revoking-side-cannot-win-the-game-and-scores-up-to-six.yaml",
+                        "cannot-win-game")[1] == "North and South, the revoking side, cannot win the game in this hand"
+    assert _ruling_text("whist/american-1893/30-both-sides-revoke-neither-can-win-the-game.yaml",
+                        "cannot-win-game")[1] == "Neither side can win the game in this hand: both sides revoked"
+    assert _ruling_text("whist/american-1893/24-lead-after-a-trick-another-player-won-is-out-of-turn.yaml",
+                        "take-back-cards")[1].endswith("trick 5 is led by North, whose turn it was")
+
+
+def test_a_seat_or_a_side_keeps_its_capital_inside_the_verdict():
+    """A sentence joined to the verdict after a semicolon loses its capital, but a seat or a side
+    does not ("n S revoked" was printed for "N S revoked")."""
+    def check(path, data, text):
+        return [s for s in data["summary"] if re.search(r"; [nesw][ -][NESW]\b|; (?:north|south|east|west)\b", s)][:1]
     assert not _failures(check)

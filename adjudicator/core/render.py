@@ -90,6 +90,8 @@ OUTCOME_FINDINGS = ("deal-total", "partie-won", "partie-drawn", "points-won", "r
                     "three-deducted-and-added", "game-if", "score-if", "capped", "third-game-not-played",
                     "neither-can-win", "misere-lost", "pam-wins", "bidder-abandoned", "whole-stakes",
                     "abandoned-for-stakes", "pays-for-partners", "reckons-nothing-scored")
+# A finding that says, with its numbers, what a remedy says in words: the verdict says the finding.
+SAID_WITH_NUMBERS = {"capped": "cannot-win-game"}
 # Remedies paid into the pool: in favour of the pool, not of a player.
 TO_THE_POOL = ("pay-pool", "winnings-to-pool", "double-pool", "pay-double-ante", "looed-single", "looed-full")
 # The reason a side in fault may exact nothing, said once for all the remedies (American 39, English 62 ...)
@@ -118,8 +120,8 @@ def mid_sentence(text: str, names=()) -> str:
     player's name, a seat, a side (N-S) or another proper name ("Ames (N) ...", "North ...")."""
     first = text.split(" ", 1)[0]
     if not text or any(text.startswith(n) for n in names if n) or first.startswith(_PROPER) \
-            or first[1:2].isupper() or not first[:1].isupper():
-        return text
+            or not first[:1].isupper() or not first[1:].islower() and first != "A":
+        return text         # (a seat, N, or a side, N-S, keeps its capital)
     return text[:1].lower() + text[1:]
 
 
@@ -162,30 +164,45 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
         out.append(_end(findings[top]["text"] + _laws_in(findings[top]["laws"])))
     # 2. what happens now: what follows of itself, what was done, the score
     now = [r for r in real if r["status"] in ("applies", "done", "exacted")]
-    told = []
+    scores = sorted(outcomes, key=lambda f: OUTCOME_FINDINGS.index(f["finding"].split("(")[0]))[:2]
+    # a finding that says a remedy's consequence in numbers says it for the verdict ("they score up to
+    # six only (8 would have made game)" for "the revoking side cannot win the game")
+    restated = {SAID_WITH_NUMBERS[f["finding"].split("(")[0]] for f in scores
+                if f["finding"].split("(")[0] in SAID_WITH_NUMBERS}
+    # the score itself is always said; of the rest, two
+    now = [r for r in now if r["remedy"] not in restated and r["remedy"] != "score"] + \
+          [r for r in now if r["remedy"] == "score"]
+    told, said_now, more = [], [], 0
     seen_now: set[str] = set()
     for r in now:
         if r["text"] in seen_now:           # (the same consequence of two offences: said once)
             continue
         seen_now.add(r["text"])
-        if len(told) == 2:
-            told.append("more follow (below)")
-            break
+        if len(said_now) - sum(x["remedy"] == "score" for x in said_now) == 2 and r["remedy"] != "score":
+            more += 1
+            continue
         text = r["text"]
         if r["status"] == "exacted":
             text += f"; {_names(r['exacted_by'], players, game)} exacted it"
         elif r["status"] == "done":
             text += "; it is done"
         told.append(mid_sentence(text, players.values()) if told else text)
-    scores = [f["text"] for f in sorted(outcomes, key=lambda f: OUTCOME_FINDINGS.index(f["finding"].split("(")[0]))[:2]]
-    told += [x if not told else mid_sentence(x, players.values()) for x in scores if x not in told]
+        said_now.append(r)
+    scores = [f for f in scores if f["text"] not in told]
+    at = next((i for i, r in enumerate(said_now) if r["remedy"] == "score"), len(told))
+    told[at:at] = [f["text"] for f in scores]      # (the findings in numbers, then the score they make)
+    told = [x if i == 0 else mid_sentence(x, players.values()) for i, x in enumerate(told)]
     if told:
-        out.append(_end("; ".join(told) + _laws_in(_law_set(now[:2]))))
+        sentence = "; ".join(told) + _laws_in(_law_set(said_now + scores))
+        if more:            # (the rest that follows, or was done, is in the details)
+            sentence += f"; and {_NUMBER_WORDS.get(more, str(more))} more, below"
+        out.append(_end(sentence))
     # 3. who chooses, and between what
     open_ = [r for r in real if r["status"] in ("available", "later")]
     groups: dict[tuple, list[dict]] = {}
     for r in open_:
-        key = ("choice", r["choice"]) if r.get("choice") else ("right", r["remedy"], r["status"])
+        # (one right of each kind, but the same kind against each side apart: each side's tricks transferred)
+        key = ("choice", r["choice"]) if r.get("choice") else ("right", r["remedy"], r["status"], tuple(r["against"]))
         groups.setdefault(key, []).append(r)
     rights: list[tuple[tuple, str]] = []       # (who, what they may do), in the order of the rulings
     for key, items in groups.items():
@@ -212,6 +229,9 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
     if not out:
         out = [_end(r["text"] + _laws_in(r["laws"])) for r in real[:2]]
     return out[:3]
+
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def _seat_order(seat: str, game: str) -> tuple:

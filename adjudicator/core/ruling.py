@@ -107,7 +107,15 @@ class Namer:
         name = self.inc.players.get(seat)
         return f"{name} ({seat})" if name else registry.table(self.inc.game).word(seat)
 
-    def say(self, s: Symbol) -> str:
+    def side_word(self, side: str) -> str:
+        """A side in words: its players' seats ("North and South"), as the story says it."""
+        table = registry.table(self.inc.game)
+        words = [table.word(x) for x in table.sides.get(side, ())]
+        return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words) or side
+
+    def say(self, s: Symbol, settled: bool = False) -> str:
+        """A term in words. `settled`: the ruling it tells was exacted or done, so the account shows
+        it was taken in time: its template's clause of the time to act (`{while open: ...}`) goes."""
         kind = s.type
         if kind == SymbolType.Number:
             return str(s.number)
@@ -141,10 +149,16 @@ class Namer:
         tmpl = self.templates.get(name)
         if tmpl is None:
             return self.ident(s)
+        if "{while open: " in tmpl:
+            tmpl = _WHILE_OPEN.sub("" if settled else r"\1", tmpl)
         if "s" in tmpl:
             tmpl = _COUNTED.sub(lambda m: _counted(m, args), tmpl)
         said = {i: self.say(args[i - 1]) for i in map(int, set(_SLOT.findall(tmpl))) if i <= len(args)}
         if not self.in_file:
+            for i in said:      # a side in a sentence, by its players' seats ("North and South"), as the story says it
+                a = args[i - 1]
+                if a.type == SymbolType.Function and not a.arguments and a.name in self.side_atoms:
+                    said[i] = self.side_word(self.side_atoms[a.name])
             for i, w in said.items():       # a remedy an account names ("demanded {3}"): in words, never its id
                 a = args[i - 1]
                 if "-" in w and " " not in w and (a.type == SymbolType.String or
@@ -168,6 +182,10 @@ class Namer:
 
 
 _SLOT = re.compile(r"\{(\d+)\}")        # a template's place for its term's N-th argument
+# A clause of a right's template said only while the right is open: the time to act, a condition the
+# taking of it settles ("the deal may be stopped by any player{while open: , before the last card is
+# dealt}"). Once the right was exacted or done the account has settled it, and the sentence leaves it.
+_WHILE_OPEN = re.compile(r"\{while open: ((?:[^{}]|\{\d+\})*)\}")
 
 
 _MOMENTS = ("at the lead to trick", "in trick", "during trick", "after trick")
@@ -248,7 +266,7 @@ def build(inc: Incident, sol: Solution) -> dict:
         status = _only(attrs, "r_status", r)
         status = status.name if status is not None else "available"
         text = _only(attrs, "r_text", r)
-        text = namer.say(text) if text is not None else namer.ident(r)
+        text = namer.say(text, settled=status in ("exacted", "done")) if text is not None else namer.ident(r)
         if r.name == "none":
             reasons = sorted({namer.say(w[0]) for w in attrs["r_reason"]})
             lead = "No penalty" if kind.string == "no-penalty" else "No remedy"
@@ -291,9 +309,10 @@ def build(inc: Incident, sol: Solution) -> dict:
 
     found: dict[str, dict] = {}
     order: dict[str, tuple] = {}
+    told_by = {f: t for f, t in sol.get("f_text")}      # (a finding told in the account's terms)
     for f, law in sol.get("finding"):
         fid = namer.ident(f)
-        entry = found.setdefault(fid, {"finding": fid, "text": namer.say(f), "laws": set()})
+        entry = found.setdefault(fid, {"finding": fid, "text": namer.say(told_by.get(f, f)), "laws": set()})
         entry["laws"].add(law.string)
         order[fid] = (first_time(f), fid)
     findings = []
