@@ -185,7 +185,7 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
         if r["status"] == "exacted":
             text += f"; {_names(r['exacted_by'], players, game)} exacted it"
         elif r["status"] == "done":
-            text += "; it is done"
+            text += f"; {_names(r['exacted_by'], players, game)} did so" if r["exacted_by"] else "; it was done"
         told.append(mid_sentence(text, players.values()) if told else text)
         said_now.append(r)
     scores = [f for f in scores if f["text"] not in told]
