@@ -225,3 +225,17 @@ def test_a_seat_or_a_side_keeps_its_capital_inside_the_verdict():
     def check(path, data, text):
         return [s for s in data["summary"] if re.search(r"; [nesw][ -][NESW]\b|; (?:north|south|east|west)\b", s)][:1]
     assert not _failures(check)
+
+
+def test_a_call_exacted_is_said_as_it_was_made():
+    """The law gives a choice (35: "his highest or lowest card of the suit led or, if he has none, to
+    trump or not to trump"); once an adversary has made it, the ruling, the record of the demand and
+    the story say the call he made. While no call is made, the law's choice stands."""
+    case = "whist/american-1893/38-failing-to-play-lowest-when-lawfully-called-is-punished-as-a-revoke.yaml"
+    assert _ruling_text(case, "call-highest-or-lowest") == (
+        "exacted", "Clark (S) was called upon to play his lowest card of the suit led")
+    result = solved(os.path.join(CASES, case)).result
+    assert any(f["text"].startswith("Dodd (W) demanded the lowest card of the suit led") for f in result["findings"])
+    assert "Dodd demands the lowest card of the suit led." in adjudicator.adjudicate(os.path.join(CASES, case)).story
+    status, text = _ruling_text("whist/american-1893/26-fourth-before-second-third-hand-may-call.yaml", "call-highest-or-lowest")
+    assert status == "available" and "highest or lowest card of the suit led or, if he has none" in text

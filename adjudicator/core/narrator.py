@@ -194,6 +194,20 @@ COUNTER_STAKES = {"red-counter": "a red counter is worth {n}", "bid-value": "the
                   "adversary", "over-trick": "an over-trick {n}", "pool": "the pool holds {n}"}
 
 
+# A demand naming what the player is called upon to do, by the remedy demanded ("Dodd demands the
+# lowest card of the suit led"); rules/common/rights.lp says the same in the record of the demand.
+_HL, _WIN, _TRUMP = "call-highest-or-lowest", "call-win-or-not", "call-highest-or-lowest-trump"
+CALL_WORDS = {
+    "highest": {_HL: "the highest card of the suit led", _TRUMP: "the highest trump"},
+    "lowest": {_HL: "the lowest card of the suit led", _TRUMP: "the lowest trump"},
+    "trump": {_HL: "that the trick be trumped"},
+    "not-trump": {_HL: "that the trick be not trumped"},
+    "win": {_HL: "that the trick be won", _WIN: "that the trick be won"},
+    "not-win": {_HL: "that the trick be not won", _WIN: "that the trick be not won"},
+    "lose": {_HL: "that the trick be lost", _WIN: "that the trick be lost"},
+}
+
+
 def unit_singular(unit: str) -> str:
     """The name of one of the stakes' unit: pence -> penny, shillings -> shilling, counters -> counter;
     a name not in the plural (a unit written as one, 'chip value') is kept."""
@@ -330,6 +344,9 @@ class Narrator:
             words["question"] = QUESTION_WORDS.get(ev.fields["question"], words["question"])
             if ev.fields["question"] == "how-many" and "suit" in ev.fields:
                 words["question"] = f"how many {words['suit']} he holds"
+        if ev.name == "demand" and ev.fields.get("call") in CALL_WORDS:      # the call as made, not the law's choice
+            words["remedy"] = CALL_WORDS[ev.fields["call"]].get(ev.fields.get("remedy"), words.get("remedy"))
+            words.pop("call")
         if ev.name == "wish":
             words["what"] = WISH_WORDS.get(ev.fields["what"], words["what"])
         if ev.name == "other-pack-card" and "where" in ev.fields:       # piquet: hand, discard or stock
