@@ -239,3 +239,24 @@ def test_a_call_exacted_is_said_as_it_was_made():
     assert "Dodd demands the lowest card of the suit led." in adjudicator.adjudicate(os.path.join(CASES, case)).story
     status, text = _ruling_text("whist/american-1893/26-fourth-before-second-third-hand-may-call.yaml", "call-highest-or-lowest")
     assert status == "available" and "highest or lowest card of the suit led or, if he has none" in text
+
+
+def test_a_fact_listed_under_the_facts_is_not_said_again_in_the_details():
+    """The facts the rulings rest on are stated once, under "The facts", and each ruling points to
+    them by letter; no ruling restates one as its reason (a no-penalty ruling once gave, under
+    "May not: North, East, South, West --", the very fact listed below it), nor is one found again
+    under "Also found". (A remedy's own sentence may name the offence it answers: "No penalty: East
+    led out of turn ...; in Misère Partout there is no penalty for it".)"""
+    def check(path, data, text):
+        details = text.partition("In detail --")[2]
+        facts_block = re.search(r"\nThe facts?:\n((?:  .*\n)+)", details)
+        if not facts_block:
+            return None
+        listed = re.sub(r"\s+", " ", facts_block.group(1))
+        reasons = re.findall(r"\n   May not: .*\n(?:     .*\n)*", details)
+        rest = re.sub(r"\s+", " ", "".join(reasons) + details.partition("\nAlso found:")[2])
+        cited = {fid for r in data["rulings"] for fid in r["because"]}
+        for f in data["findings"]:
+            if f["finding"] in cited and len(f["text"]) > 40 and f["text"] in listed and f["text"] in rest:
+                return f["text"][:100]
+    assert not _failures(check)

@@ -161,7 +161,11 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
                 cited[fid] = cited.get(fid, 0) + 1
     if cited:
         top = max(cited, key=lambda k: (cited[k], -list(findings).index(k)))
-        out.append(_end(findings[top]["text"] + _laws_in(findings[top]["laws"])))
+        # (an offence that carries no penalty, though something follows of it: the verdict says so first)
+        free = next((r for r in nones if r["remedy"] == "no-penalty" and top in r["because"]
+                     and findings[top]["text"] in r["text"]), None)
+        said = free if free is not None else findings[top]
+        out.append(_end(said["text"] + _laws_in(said["laws"])))
     # 2. what happens now: what follows of itself, what was done, the score
     now = [r for r in real if r["status"] in ("applies", "done", "exacted")]
     scores = sorted(outcomes, key=lambda f: OUTCOME_FINDINGS.index(f["finding"].split("(")[0]))[:2]
@@ -248,7 +252,10 @@ def presented(result: dict, players: dict[str, str]) -> dict:
     rulings, findings = result["rulings"], result["findings"]
     by_id = {f["finding"]: f for f in findings}
     # the facts the remedies rest on, once each, in the order of the findings
-    cited = [f for f in findings if any(f["finding"] in r["because"] for r in rulings)]
+    # (a fact every ruling resting on it says in its own sentence -- a no-penalty ruling's offence and
+    # reason -- is not listed again)
+    cited = [f for f in findings if any(f["finding"] in r["because"] for r in rulings)
+             and not all(f["text"] in r["text"] for r in rulings if f["finding"] in r["because"])]
     seen_text: dict[str, str] = {}
     facts, label_of = [], {}
     for f in cited:
@@ -296,22 +303,33 @@ def presented(result: dict, players: dict[str, str]) -> dict:
             # (a no-penalty ruling's own sentence gives its reason: "May not: everyone -- " the same
             # reason again says nothing new; a reason it does not give is said)
             "may_not": [{"seats": seats, "reason": reason, "laws": list(laws)} for (reason, laws), seats in groups.items()
-                        if not (none and reason in r["text"])],
+                        if not (none and (reason in r["text"] or _only_facts(reason, r, by_id)))],
             "because": [] if only_fact else
             sorted({label_of[fid] for fid in r["because"] if fid in label_of}),
         })
     shown = {f["text"] for f in cited}
     others, seen = [], set()
     for f in findings:
-        if f["text"] not in shown and f["text"] not in seen:
+        if f["text"] not in shown and f["text"] not in seen and \
+                not any(f["finding"] in r["because"] and f["text"] in r["text"] for r in rulings):
             seen.add(f["text"])
             others.append(f)
     said = result.get("summary") or summary(result, players)
-    if len(facts) == 1 and any(s.startswith(facts[0]["text"]) for s in said):
+    if len(facts) == 1 and any(facts[0]["text"] in s for s in said):
         facts = []          # (the one fact the remedies rest on opens the verdict: not said again)
     return {"summary": said, "items": items,
             "none_may": [{"seats": seats, "reason": reason, "laws": list(laws)} for (reason, laws), seats in common.items()],
             "facts": facts, "findings": others, "by_id": by_id}
+
+
+def _only_facts(reason: str, r: dict, by_id: dict) -> bool:
+    """Whether a no-penalty ruling's reason for "May not" is only the facts it rests on (what the
+    law allows, said under "The facts"): said there, not again under the ruling."""
+    for fid in r["because"]:
+        if fid in by_id:
+            said = by_id[fid]["text"]       # (a finding opens with a capital; a reason may not)
+            reason = reason.replace(said, "").replace(said[:1].lower() + said[1:], "")
+    return not reason.replace(";", "").strip()
 
 
 def none_may_sentence(m: dict, players: dict[str, str], game: str, refs: bool = True) -> str:
