@@ -260,3 +260,18 @@ def test_a_fact_listed_under_the_facts_is_not_said_again_in_the_details():
             if f["finding"] in cited and len(f["text"]) > 40 and f["text"] in listed and f["text"] in rest:
                 return f["text"][:100]
     assert not _failures(check)
+
+
+def test_the_transfer_for_each_revoke_says_how_many_revokes_and_a_stake_not_made_good_says_he_passed():
+    """Law 30's "as many revokes as occur" applied: one revoke, "two tricks are transferred from North
+    and South to East and West"; two by the same side, "for each of their 2 revokes". Poker's
+    make-good: the stake made good ("and did") or given up by passing ("he passed instead")."""
+    one = "whist/american-1893/01-30-31-a-revoking-side-cannot-win-the-game-and-scores-up-to-six.yaml"
+    two = "whist/american-1893/30-a-side-revoking-twice-gives-two-tricks-for-each-revoke.yaml"
+    assert _ruling_text(one, "transfer-two-tricks")[1] == "Two tricks are transferred from North and South to East and West"
+    assert _ruling_text(two, "transfer-two-tricks")[1].endswith("for each of their 2 revokes")
+    made = "poker/draw-poker/say.accept-the-opener-short-of-double-the-ante-who-makes-it-good-before-the-draw.yaml"
+    passed = "poker/draw-poker/say.accept-the-opener-short-of-double-the-ante-who-passes-instead-loses-his-stake.yaml"
+    assert _ruling_text(made, "make-good") == ("done", "Clark (p3) had to make his stake good, adding 1 penny, to play, and did")
+    status, text = _ruling_text(passed, "make-good")
+    assert status == "done" and "he passed instead" in text and "if he plays" not in text

@@ -188,7 +188,8 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
         text = r["text"]
         if r["status"] == "exacted":
             text += f"; {_names(r['exacted_by'], players, game)} exacted it"
-        elif r["status"] == "done":
+        elif r["status"] == "done" and not (r["exacted_by"] and _names(r["exacted_by"], players, game) in text):
+            # (a sentence that tells who did it needs no "did so")
             text += f"; {_names(r['exacted_by'], players, game)} did so" if r["exacted_by"] else "; it was done"
         told.append(mid_sentence(text, players.values()) if told else text)
         said_now.append(r)
