@@ -195,7 +195,7 @@ COUNTER_STAKES = {"red-counter": "a red counter is worth {n}", "bid-value": "the
 
 
 # A demand naming what the player is called upon to do, by the remedy demanded ("Dodd demands the
-# lowest card of the suit led"); rules/common/rights.lp says the same in the record of the demand.
+# lowest card of the suit led"): the story and the ruling's record of the demand (ruling.Namer) say it.
 _HL, _WIN, _TRUMP = "call-highest-or-lowest", "call-win-or-not", "call-highest-or-lowest-trump"
 CALL_WORDS = {
     "highest": {_HL: "the highest card of the suit led", _TRUMP: "the highest trump"},
@@ -245,6 +245,18 @@ def _and(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def side_said(game: str, side: str) -> str:
+    """A side in words: its players' seats ("North and South"), in the story and the ruling alike."""
+    table = registry.table(game)
+    return _and([table.word(s) for s in table.sides.get(side, ())]) or side
+
+
+def call_said(remedy: str, call) -> str | None:
+    """What a demand of `remedy` calls for, as the player made it ("the lowest card of the suit
+    led"); None where the call has no words of its own for that remedy."""
+    return CALL_WORDS.get(call, {}).get(remedy) if isinstance(call, str) else None
+
+
 class Narrator:
     """Tells one incident; seats in players' names when given, else in the seat's word."""
 
@@ -267,9 +279,7 @@ class Narrator:
         return table.word(seat) if seat in table.seats else f"the {str(seat).replace('-', ' ')} hand"
 
     def side_word(self, side: str) -> str:
-        """A side in words: its players' seats ("North and South")."""
-        table = registry.table(self.inc.game)
-        return _and([table.word(s) for s in table.sides.get(side, ())]) or side
+        return side_said(self.inc.game, side)
 
     def value(self, type_: str, v, key: str = "") -> str:
         if v is None:
@@ -344,8 +354,9 @@ class Narrator:
             words["question"] = QUESTION_WORDS.get(ev.fields["question"], words["question"])
             if ev.fields["question"] == "how-many" and "suit" in ev.fields:
                 words["question"] = f"how many {words['suit']} he holds"
-        if ev.name == "demand" and ev.fields.get("call") in CALL_WORDS:      # the call as made, not the law's choice
-            words["remedy"] = CALL_WORDS[ev.fields["call"]].get(ev.fields.get("remedy"), words.get("remedy"))
+        called = ev.name == "demand" and call_said(ev.fields.get("remedy"), ev.fields.get("call"))
+        if called:                  # the call as made, not the law's choice
+            words["remedy"] = called
             words.pop("call")
         if ev.name == "wish":
             words["what"] = WISH_WORDS.get(ev.fields["what"], words["what"])

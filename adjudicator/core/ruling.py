@@ -15,6 +15,7 @@ from adjudicator.core.engine import Solution
 from adjudicator.core.values import law_key  # noqa: F401  (ruling.law_key, as every caller reads it)
 from adjudicator.errors import InconsistentIncident, InputError
 from adjudicator.core.incident import Incident
+from adjudicator.core.narrator import call_said, side_said
 
 RANK = {14: "A", 13: "K", 12: "Q", 11: "J"}
 SUIT_MARK = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
@@ -102,16 +103,22 @@ class Namer:
         rank = RANK.get(r.number, str(r.number))
         return rank + SUIT_LETTER.get(suit.name, suit.name)
 
+    def _called(self, args, remedy: str) -> str | None:
+        """The call a demand of `remedy` made, in words, when the term names the demand's moment
+        (`at(T)`) and the demand there called for something of its own ("the lowest card of the
+        suit led"); None otherwise."""
+        for a in args:
+            if a.type == SymbolType.Function and a.name == "at" and len(a.arguments) == 1 \
+                    and a.arguments[0].type == SymbolType.Number and 1 <= a.arguments[0].number <= len(self.inc.events):
+                ev = self.inc.events[a.arguments[0].number - 1]
+                if ev.name == "demand" and ev.fields.get("remedy") == remedy:
+                    return call_said(remedy, ev.fields.get("call"))
+        return None
+
     # --- sentences ---------------------------------------------------------------------
     def seat_word(self, seat: str) -> str:
         name = self.inc.players.get(seat)
         return f"{name} ({seat})" if name else registry.table(self.inc.game).word(seat)
-
-    def side_word(self, side: str) -> str:
-        """A side in words: its players' seats ("North and South"), as the story says it."""
-        table = registry.table(self.inc.game)
-        words = [table.word(x) for x in table.sides.get(side, ())]
-        return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words) or side
 
     def say(self, s: Symbol, settled: bool = False) -> str:
         """A term in words. `settled`: the ruling it tells was exacted or done, so the account shows
@@ -158,13 +165,13 @@ class Namer:
             for i in said:      # a side in a sentence, by its players' seats ("North and South"), as the story says it
                 a = args[i - 1]
                 if a.type == SymbolType.Function and not a.arguments and a.name in self.side_atoms:
-                    said[i] = self.side_word(self.side_atoms[a.name])
+                    said[i] = side_said(self.inc.game, self.side_atoms[a.name])
             for i, w in said.items():       # a remedy an account names ("demanded {3}"): in words, never its id
                 a = args[i - 1]
                 if "-" in w and " " not in w and (a.type == SymbolType.String or
                                                   (a.type == SymbolType.Function and not a.arguments)):
-                    if re.search(_NAMES_A_REMEDY % i, tmpl):
-                        said[i] = remedy_words(w) or w.replace("-", " ")
+                    if re.search(_NAMES_A_REMEDY % i, tmpl):      # (a demand's own call, as he made it)
+                        said[i] = self._called(args, w) or remedy_words(w) or w.replace("-", " ")
                     else:                   # an event's name ("the {2}"): its words, not the file's key
                         said[i] = w.replace("-", " ")
             for i, w in said.items():
