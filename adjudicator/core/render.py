@@ -182,7 +182,7 @@ def summary(result: dict, players: dict[str, str]) -> list[str]:
         if r["text"] in seen_now:           # (the same consequence of two offences: said once)
             continue
         seen_now.add(r["text"])
-        if len(said_now) - sum(x["remedy"] == "score" for x in said_now) == 2 and r["remedy"] != "score":
+        if r["remedy"] != "score" and len(said_now) == 2:
             more += 1
             continue
         text = r["text"]
