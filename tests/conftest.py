@@ -100,6 +100,29 @@ def made_once(name: str, make, tmp_path_factory) -> Path:
     return folder
 
 
+def shared_once(name: str, make):
+    """`make()`'s JSON value, worked out once for the run and shared by the -n workers (the first to
+    ask makes it, under a lock; the others wait and read it); without workers, made here."""
+    import fcntl
+    shared = os.environ.get(SHARED)
+    if not shared:
+        return json.loads(json.dumps(make()))
+    store = Path(shared) / f"{name}.json"
+    with open(f"{store}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            with open(store, encoding="utf-8") as fh:
+                return json.load(fh)
+        except (OSError, ValueError):
+            pass
+        out = make()
+        tmp = f"{store}.{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(out, fh)
+        os.replace(tmp, store)
+        return json.loads(json.dumps(out))
+
+
 @functools.cache
 def case_code(path: str) -> tuple[str, bool]:
     """A case's code (its own, else its game's default) and whether it expects a refusal: read once
@@ -113,21 +136,140 @@ def case_code(path: str) -> tuple[str, bool]:
 
 
 @functools.cache
-def solved(path: str) -> Solved:
-    """The case at `path`, solved once per run (with the rule files its events trigger)."""
-    folder = os.environ.get(SHARED)
-    if not folder:
-        return Solved(**json.loads(json.dumps(_solve(path).__dict__)))   # as a worker would read it
-    key = hashlib.sha1(os.path.abspath(path).encode()).hexdigest()
-    store = os.path.join(folder, key + ".json")
+def case_facts(path: str) -> tuple[str, bool]:
+    """A case's code and whether its facts are all known (no `unknown:`), as `incident.load` reads
+    them: read once per process for the test files that group the cases at collection (by code in
+    test_batch.py and test_rulecache.py), where each file read every case again."""
+    from adjudicator.core import incident
+    inc = incident.load(path)
+    return inc.code, getattr(inc, "unknown", None) is None
+
+
+# The quiz's bank (adjudicator/study/quiz.py `case_files`) reads every case file of the bank with
+# `_all_known` at each draw: a quiz drawn in a test's process read all 1,451 cases again (2 s),
+# some sixty times a run. `_all_known` is a function of the file alone: its answer is kept per
+# process for a regular file whose identity, size and time of change are the same (a file replaced
+# or edited is read again; a FIFO, a device, a link or a folder is always read), worked out by the
+# quiz's own `_all_known` the first time. A command the tests start reads its bank as it does.
+_BANK: dict[tuple, bool] = {}
+
+
+def bank_case(path: str) -> bool:
+    """quiz._all_known(path), kept for the file as it is (see above)."""
+    import stat
+    from adjudicator.study import quiz
+    real = getattr(quiz._all_known, "__wrapped__", quiz._all_known)
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return real(path)
+    if not stat.S_ISREG(st.st_mode):
+        return real(path)
+    key = (os.path.abspath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if key not in _BANK:
+        _BANK[key] = real(path)
+    return _BANK[key]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bank_read_once():
+    """Every test's process reads the quiz's bank through `bank_case` (above)."""
+    from adjudicator.study import quiz
+    real = quiz._all_known
+
+    @functools.wraps(real)
+    def kept(path: str) -> bool:
+        return bank_case(path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(quiz, "_all_known", kept)
+        yield
+
+
+# The run's cache folder (the root conftest.py sets $ADJUDICATOR_CACHE for the run), as the first test
+# of this process finds it: a test may give itself a folder of its own (tests/test_rulecache.py).
+_RUN: dict[str, str | None] = {}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _run_cache_folder():
+    from adjudicator.core.cache import ENV
+    _RUN["cache"] = os.environ.get(ENV)
+
+
+def _store(folder: str, path: str) -> str:
+    return os.path.join(folder, hashlib.sha1(os.path.abspath(path).encode()).hexdigest() + ".json")
+
+
+def _stored(store: str) -> Solved | None:
     try:
         with open(store, encoding="utf-8") as fh:
             return Solved(**json.load(fh))
     except (OSError, ValueError):
-        pass
-    out = _solve(path)
+        return None
+
+
+def _keep(store: str, out: Solved) -> None:
     tmp = f"{store}.{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(out.__dict__, fh)
     os.replace(tmp, store)          # whole or absent: a worker never reads half a result
-    return out
+
+
+_INDEX = {p: i for i, p in enumerate(CASES)}
+AHEAD = 64          # how far past a case another worker is solving one solves the next cases meanwhile
+
+
+def _solve_one_ahead(folder: str, path: str) -> bool:
+    """While another worker solves `path`: solve, for the run, the first of the cases after it (the
+    order the per-case tests ask for them) that no worker has solved or is solving. False if none."""
+    from adjudicator.core.cache import ENV
+    import fcntl
+    if path not in _INDEX or os.environ.get(ENV) != _RUN.get("cache"):
+        return False        # (only in the run's own cache folder, never in a test's)
+    for other in CASES[_INDEX[path] + 1:_INDEX[path] + 1 + AHEAD]:
+        store = _store(folder, other)
+        if os.path.exists(store):
+            continue
+        with open(f"{store}.lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            if not os.path.exists(store):
+                try:
+                    out = _solve(other)
+                except Exception:  # noqa: BLE001 - said by the test that asks for that case, not this one
+                    return False
+                _keep(store, out)
+                return True
+    return False
+
+
+@functools.cache
+def solved(path: str) -> Solved:
+    """The case at `path`, solved once per run (with the rule files its events trigger): by the first
+    worker to ask for it, under a lock, the other reading what it kept (while it waits, it solves the
+    cases that come next: the two never solve one case twice, nor wait on each other in turn)."""
+    import fcntl
+    import time
+    folder = os.environ.get(SHARED)
+    if not folder:
+        return Solved(**json.loads(json.dumps(_solve(path).__dict__)))   # as a worker would read it
+    store = _store(folder, path)
+    while True:
+        got = _stored(store)
+        if got is not None:
+            return got
+        with open(f"{store}.lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                pass                        # another worker is solving it
+            else:
+                got = _stored(store)
+                if got is None:
+                    got = _solve(path)
+                    _keep(store, got)
+                return got
+        if not _solve_one_ahead(folder, path):
+            time.sleep(0.005)

@@ -1,13 +1,12 @@
 """The engine: selective loading never changes a ruling; input can never become a rule."""
 import json
-import os
 
 import pytest
 
 from adjudicator.core import batch, engine, facts, incident, ruling
 from adjudicator.errors import AdjudicatorError
 
-from .conftest import CASES, solved
+from .conftest import CASES, case_facts, shared_once, solved
 
 
 def _run(inc, full):
@@ -28,24 +27,31 @@ def _triggered(path, inc):
 _FULL: dict[str, str] = {}
 
 
+def _whole_of_code(code: str) -> dict[str, str]:
+    """Every case of `code` whose facts are all known, ruled with every rule file of the code, in
+    batches (SIZE to a grounding: adjudicator/core/batch.py, which tests/test_batch.py checks against
+    ruling each alone), as `_run(inc, full=True)` gives it."""
+    paths = [p for p in CASES if case_facts(p) == (code, True)]
+    loaded = [incident.load(p) for p in paths]
+    out = {}
+    for p, i, sol in zip(paths, loaded, batch.solve_all(loaded, full=True)):
+        try:
+            if isinstance(sol, Exception):
+                raise sol
+            out[p] = json.dumps(ruling.build(i, sol), sort_keys=True)
+        except AdjudicatorError as e:
+            out[p] = f"refused: {e}"
+    return out
+
+
 def _whole(path, inc):
     """The case ruled with every rule file of its code, as `_run(inc, full=True)` rules it: solved
-    with the other cases of its folder, SIZE at a time in one grounding (adjudicator/core/batch.py, which
-    tests/test_batch.py checks against ruling each alone), a folder's chunk once per worker."""
+    with the other cases of its code in batches (`_whole_of_code`), each code once for the run and
+    shared by the -n workers (tests/conftest.py `shared_once`); a case with facts not known, alone."""
     if path not in _FULL:
-        folder = os.path.dirname(path)
-        group = [p for p in CASES if os.path.dirname(p) == folder]
-        k = group.index(path) // batch.SIZE * batch.SIZE
-        chunk = group[k:k + batch.SIZE]
-        loaded = [incident.load(p) for p in chunk]
-        plain = [(p, i) for p, i in zip(chunk, loaded) if getattr(i, "unknown", None) is None]
-        for (p, i), sol in zip(plain, batch.solve_all([i for _, i in plain], full=True)):
-            try:
-                if isinstance(sol, Exception):
-                    raise sol
-                _FULL[p] = json.dumps(ruling.build(i, sol), sort_keys=True)
-            except AdjudicatorError as e:
-                _FULL[p] = f"refused: {e}"
+        code, all_known = case_facts(path)
+        if all_known:
+            _FULL.update(shared_once(f"whole-program-{code}", lambda: _whole_of_code(code)))
     return _FULL.get(path) or _run(inc, full=True)
 
 

@@ -14,10 +14,13 @@ from clingo import ast
 from adjudicator.core import cache, engine, incident, registry, rulecache, ruling
 from adjudicator.errors import AdjudicatorError
 
-from .conftest import CASES, ROOT, made_once
+from .conftest import CASES, ROOT, case_facts, made_once
 from .test_engine import _triggered
 
 CODES = [c["code"] for c in registry.all_codes() if c.get("rules")]
+# The cache folder of the run (the root conftest.py sets it before any test): every command and test
+# of the run that rules a case keeps its code's rules there, made by the first to need them.
+RUN_CACHE = os.environ.get(cache.ENV)
 
 
 @pytest.fixture
@@ -50,10 +53,24 @@ def _one_shot(inc) -> tuple[str, bool]:
     return out, not parsed
 
 
+def _as_ruled_in_the_run(path, inc) -> str:
+    """The run's shared solve of the case (test_engine._triggered, which test_engine.py checks is the
+    whole program's ruling), worked out, when this test is the first of the run to ask for it, in the
+    run's cache folder: not in the test's own, which holds only what the test's commands keep (a
+    solve there would make the file the test's first command is to make, and at a new command's
+    cost). The process is then as a new command finds it again."""
+    with pytest.MonkeyPatch.context() as mp:
+        if RUN_CACHE:
+            mp.setenv(cache.ENV, RUN_CACHE)
+        out = _triggered(path, inc)
+    _forget()
+    return out
+
+
 def _by_code() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for path in CASES:
-        out.setdefault(incident.load(path).code, []).append(path)
+        out.setdefault(case_facts(path)[0], []).append(path)      # (incident.load's code, read once per process)
     return out
 
 
@@ -70,7 +87,7 @@ def test_a_one_shot_ruling_from_the_kept_rules_is_the_whole_programs(fresh, code
     sample = BY_CODE[code][::25]     # (each a new command's first reading of the kept file: ~0.5 s)
     for n, path in enumerate(sample):
         inc = incident.load(path)
-        expected = _triggered(path, inc)
+        expected = _as_ruled_in_the_run(path, inc)
         if n == 0:
             first, _ = _one_shot(inc)
             assert first == expected, path
@@ -79,11 +96,34 @@ def test_a_one_shot_ruling_from_the_kept_rules_is_the_whole_programs(fresh, code
         assert later == expected, path
 
 
+def _kept_by_the_run(code: str):
+    """The file a command of this run keeps for the code's rules (`engine.program(code).cached`, in
+    the run's cache folder: read there, or made there if no command of the run has made it yet)."""
+    from pathlib import Path
+    with pytest.MonkeyPatch.context() as mp:
+        if RUN_CACHE:
+            mp.setenv(cache.ENV, RUN_CACHE)
+        _forget()
+        prog = engine.program(code)
+        assert prog.cached, code                              # (made, and kept)
+        path = Path(rulecache._path(code, prog.parts))
+        _forget()
+    return path
+
+
 @pytest.mark.parametrize("code", CODES)
 def test_the_kept_sentences_are_those_of_the_rule_files(fresh, code):
     """A command that finds the file takes the code's sentence templates from it, not from the
-    rule files' texts: the same templates, every file's, later files overriding earlier ones."""
-    assert engine.program(code).cached                    # (made, and kept)
+    rule files' texts: the same templates, every file's, later files overriding earlier ones.
+    (The file is the one the commands of the run keep in its cache folder, made once for the run:
+    copied to this test's own folder. Made by the first command in an empty folder and read by the
+    next: test_a_one_shot_ruling_from_the_kept_rules_is_the_whole_programs.)"""
+    import shutil
+    made = _kept_by_the_run(code)
+    fresh.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(made, fresh / made.name)
+    assert engine.program(code).cached                    # (kept, and read)
+    assert [n for n in os.listdir(fresh) if n.startswith("rules-")] == [made.name]    # (read, not made again)
     _forget()
     prog = engine.program(code)
     assert prog.cached and prog._kept_templates is not None
@@ -135,7 +175,7 @@ def test_changed_rules_are_another_file_and_the_older_is_forgotten(fresh, monkey
                          ids=["empty", "text", "zeros", "truncated"])
 def test_a_damaged_file_is_made_again_and_the_ruling_is_the_same(fresh, damage):
     inc = incident.load(SMALL)
-    whole = _triggered(SMALL, inc)
+    whole = _as_ruled_in_the_run(SMALL, inc)
     _one_shot(inc)
     [name] = os.listdir(fresh)
     path = fresh / name
@@ -149,7 +189,7 @@ def test_a_damaged_file_is_made_again_and_the_ruling_is_the_same(fresh, damage):
 
 def test_a_damaged_entry_is_read_from_the_rule_file(fresh):
     inc = incident.load(SMALL)
-    whole = _triggered(SMALL, inc)
+    whole = _as_ruled_in_the_run(SMALL, inc)
     _one_shot(inc)
     prog = engine.program(inc.code)
     _forget()
@@ -164,7 +204,7 @@ def test_a_damaged_entry_is_read_from_the_rule_file(fresh):
 def test_no_cache_folder_means_the_rules_are_read_every_call(fresh, monkeypatch, where):
     monkeypatch.setenv("ADJUDICATOR_CACHE", where)
     inc = incident.load(SMALL)
-    whole = _triggered(SMALL, inc)
+    whole = _as_ruled_in_the_run(SMALL, inc)
     _forget()
     assert _ruling(inc) == whole
     assert engine.program(inc.code).cached is False
@@ -235,14 +275,47 @@ def _fill(folder):
     return inc
 
 
+def _filled_once(folder) -> None:
+    """`_fill` run once, in a process as a new command finds it (nothing read, an empty folder)."""
+    from adjudicator.core import registry as reg
+    folder.mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ADJUDICATOR_CACHE", str(folder))
+        _forget()
+        reg._data.cache_clear()
+        _fill(folder)
+        _forget()
+        reg._data.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def filled_once(tmp_path_factory):
+    """A cache folder as commands leave it (`_fill`), filled once for the run (the -n workers share
+    it): each test below damages a copy of its files, byte for byte the ones `_fill` writes."""
+    return made_once("filled-cache", _filled_once, tmp_path_factory)
+
+
 @pytest.fixture
-def filled(fresh):
+def filled(filled_once, fresh):
     from adjudicator.core import registry as reg
     reg._data.cache_clear()
-    inc = _fill(fresh)
+    shutil.copytree(filled_once, fresh)         # (fresh: no folder yet, as _fill finds it)
+    inc = incident.load(SMALL)
     assert sorted(_kinds(fresh)) == ["batch", "codes", "laws", "rules"]
     yield inc, fresh
     reg._data.cache_clear()
+
+
+def test_a_copy_of_the_filled_folder_is_what_fill_leaves(filled_once, fresh):
+    """(What `filled` gives, a copy of a folder filled once: the files `_fill` writes in the
+    test's own folder, byte for byte.)"""
+    from adjudicator.core import registry as reg
+    reg._data.cache_clear()
+    _fill(fresh)
+    reg._data.cache_clear()
+    assert sorted(os.listdir(fresh)) == sorted(os.listdir(filled_once))
+    for name in os.listdir(fresh):
+        assert (fresh / name).read_bytes() == (filled_once / name).read_bytes(), name
 
 
 def _reads(kind: str, inc):
@@ -464,7 +537,7 @@ def test_a_first_ruling_after_an_install_reads_the_shipped_rules(fresh, shipped,
     no rule file parsed, nothing written for them in the cache folder, the ruling the whole
     program's."""
     inc = incident.load(SMALL)
-    whole = _triggered(SMALL, inc)
+    whole = _as_ruled_in_the_run(SMALL, inc)
     out, from_kept = _one_shot(inc)
     assert from_kept and out == whole
     assert not [n for n in (os.listdir(fresh) if fresh.exists() else []) if n.startswith("rules-")]
@@ -476,7 +549,7 @@ def test_a_damaged_shipped_file_is_said_and_the_rules_are_kept_in_the_cache_fold
     """A shipped file that fails its check is never moved (the package is not the user's to
     change): said in one line, and the rules kept in the cache folder, which answers after."""
     inc = incident.load(SMALL)
-    whole = _triggered(SMALL, inc)
+    whole = _as_ruled_in_the_run(SMALL, inc)
     package = tmp_path / "damaged-package"
     shutil.copytree(shipped, package)
     name = next(n for n in os.listdir(package) if n.startswith(f"rules-{inc.code}-"))

@@ -33,7 +33,8 @@ def client(tmp_path_factory):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             test_client = TestClient(create_app(), raise_server_exceptions=False)
-        yield test_client
+        with test_client:       # (one event loop for the module's requests, not one started for each)
+            yield test_client
 
 
 def cli(*args, stdin=None):
