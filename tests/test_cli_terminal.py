@@ -185,9 +185,11 @@ def test_an_error_at_a_terminal_is_styled_on_standard_error_and_plain_in_a_pipe(
 def _right_and_wrong(q) -> tuple[str, str]:
     from adjudicator.core import registry
     from adjudicator.study import quiz
-    if q.options:
+    if q.options:           # (one letter, or several where the question asks for every law: "bdf")
+        import itertools
         letters = [quiz.LETTERS[i] for i in range(len(q.options))]
-        return (next(x for x in letters if quiz.grade(q, x).right), next(x for x in letters if not quiz.grade(q, x).right))
+        answers = ("".join(c) for n in range(1, len(letters) + 1) for c in itertools.combinations(letters, n))
+        return (next(x for x in answers if quiz.grade(q, x).right), next(x for x in letters if not quiz.grade(q, x).right))
     seats = list(registry.table(q.game).seats)
     right = next(a for a in (", ".join(q.answer) or "nobody", " and ".join(q.answer)) if quiz.grade(q, a).right)
     return right, ", ".join(seats) if sorted(q.answer) != sorted(seats) else "nobody"
